@@ -1,0 +1,54 @@
+"""`citegate` command line. Usage and input errors exit 2 with one line on stderr, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from stream.errors import CitegateError, UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(2)
+
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from stream import commands
+
+    parser = _Parser(prog="citegate", description="Citation verification for RAG answers.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Command = args.handler
+    try:
+        return handler(args)
+    except CitegateError as exc:
+        sys.stderr.write(f"citegate: error: {exc.message}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("citegate: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def usage(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

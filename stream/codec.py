@@ -1,0 +1,98 @@
+"""Topic-edge serialization: bytes <-> events. Decoding refuses bad input with a reason code.
+
+Order of refusal matters for operators: size is checked before decoding (cheap, protects the
+worker), then UTF-8, JSON, the JSON Schema contract, and finally the semantic limits.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import orjson
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from referencing import Registry, Resource
+
+from stream.errors import InputError
+from stream.verify.codes import InputCode
+from stream.verify.model import Answer
+from stream.verify.parse import Limits, parse_answer
+
+SCHEMA_FILES = {
+    "answer": "answer.schema.json",
+    "claim-verdict": "claim-verdict.schema.json",
+    "decision": "decision.schema.json",
+    "dead-letter": "dead-letter.schema.json",
+}
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    data = resources.files("stream").joinpath("_schemas", SCHEMA_FILES[name]).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(data)
+    return schema
+
+
+@cache
+def _registry() -> Registry:  # type: ignore[type-arg]
+    resources_ = [
+        (SCHEMA_FILES[n], Resource.from_contents(load_schema(n))) for n in SCHEMA_FILES
+    ]
+    registry: Registry = Registry().with_resources(resources_)  # type: ignore[type-arg]
+    return registry
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    """A cached validator for one of citegate's schemas (relative $refs resolve)."""
+    return Draft202012Validator(load_schema(name), registry=_registry())
+
+
+def schema_error(name: str, instance: object) -> str | None:
+    """One line describing the most relevant schema violation, or None when valid."""
+    error = best_match(validator(name).iter_errors(instance))
+    if error is None:
+        return None
+    path = "/".join(str(p) for p in error.absolute_path) or "(root)"
+    message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+    return f"{path}: {message}"
+
+
+def decode_json(raw: bytes, max_bytes: int) -> Any:
+    if len(raw) > max_bytes:
+        raise InputError(f"event is {len(raw)} bytes; the limit is {max_bytes}",
+                         code=InputCode.OVERSIZE)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"event is not valid UTF-8 ({exc.reason} at byte {exc.start})",
+                         code=InputCode.NOT_UTF8) from None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"event is not JSON: {exc}", code=InputCode.NOT_JSON) from None
+
+
+def answer_from_obj(obj: Any, limits: Limits | None = None, *, require_ids: bool = False) -> Answer:
+    if not isinstance(obj, dict):
+        raise InputError("an answer event must be a JSON object", code=InputCode.SCHEMA_INVALID)
+    problem = schema_error("answer", obj)
+    if problem is None and require_ids and not obj.get("answer_id"):
+        problem = "(root): 'answer_id' is required on the stream"
+    if problem is not None:
+        raise InputError(f"answer does not match the schema: {problem}",
+                         code=InputCode.SCHEMA_INVALID)
+    return parse_answer(obj, limits)
+
+
+def decode_answer(
+    raw: bytes, max_bytes: int, limits: Limits | None = None, *, require_ids: bool = False
+) -> Answer:
+    """bytes -> Answer, or InputError with an `InputCode`."""
+    return answer_from_obj(decode_json(raw, max_bytes), limits, require_ids=require_ids)
+
+
+def encode(event: dict[str, Any]) -> bytes:
+    return orjson.dumps(event)

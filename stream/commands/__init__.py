@@ -1,0 +1,11 @@
+"""Subcommands of `citegate`, one module each; `register` wires them into the parser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stream.commands import verify_cmd
+
+
+def register(sub: Any) -> None:
+    verify_cmd.register(sub)

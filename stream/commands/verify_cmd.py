@@ -1,0 +1,128 @@
+"""`citegate verify`: run the verification core on answer files, offline, no Kafka."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+from tqdm import tqdm
+
+from stream.codec import answer_from_obj
+from stream.errors import CitegateError, InputError
+from stream.render import render_table
+from stream.verify.checkers import RulesChecker
+from stream.verify.citations import CheckOptions, DocumentSnapshot
+from stream.verify.codes import FinalStatus
+from stream.verify.parse import Limits
+from stream.verify.pipeline import verify_answer
+from stream.verify.policy import Policy
+
+MAX_INPUT_LINE_BYTES = 16 * 1024 * 1024
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("verify", help="verify answer files against a corpus (offline)")
+    p.add_argument("input", help="answer JSON, JSONL of answers, or - for stdin")
+    p.add_argument("--corpus", metavar="SRC", default=None,
+                   help="documents.json, JSONL, sqlite:///PATH or postgresql://… store")
+    p.add_argument("--format", choices=("json", "table"), default=None,
+                   help="output format (default: table on a terminal, else json)")
+    p.add_argument("--relocate-quotes", action="store_true",
+                   help="accept a quote found exactly once elsewhere, with a warning")
+    p.add_argument("--force-review-domains", default="",
+                   help="comma list of risk domains that always need manual review")
+    p.set_defaults(handler=run)
+
+
+def _read_input(path: str) -> bytes:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _answers(data: bytes, name: str) -> tuple[bool, Iterator[tuple[int, Any]]]:
+    """(is_single, (line_number, decoded_or_exception) ...) for a JSON or JSONL input."""
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        obj = None
+    if isinstance(obj, dict):
+        return True, iter([(1, obj)])
+    if isinstance(obj, list):
+        return False, iter(enumerate(obj, start=1))
+
+    def lines() -> Iterator[tuple[int, Any]]:
+        for n, line in enumerate(data.splitlines(), start=1):
+            if not line.strip():
+                continue
+            if len(line) > MAX_INPUT_LINE_BYTES:
+                yield n, InputError(f"{name}:{n}: line longer than {MAX_INPUT_LINE_BYTES} bytes")
+                continue
+            try:
+                yield n, orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                yield n, InputError(f"{name}:{n}: not JSON: {exc}")
+
+    if data.strip() and b"\n" not in data.strip():
+        raise InputError(f"{name}: not a JSON answer or JSONL file")
+    return False, lines()
+
+
+def load_snapshot(src: str | None) -> DocumentSnapshot:
+    if src is None:
+        return DocumentSnapshot()
+    from stream.corpus.offline import snapshot_from_source
+
+    return snapshot_from_source(src)
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = args.format or ("table" if sys.stdout.isatty() else "json")
+    snapshot = load_snapshot(args.corpus)
+    data = _read_input(args.input)
+    name = "<stdin>" if args.input == "-" else args.input
+    single, items = _answers(data, name)
+    checker = RulesChecker()
+    policy = Policy(frozenset(d.strip().lower() for d in args.force_review_domains.split(",")
+                              if d.strip()))
+    options = CheckOptions(relocate_quotes=args.relocate_quotes)
+    out: IO[str] = sys.stdout
+    all_accepted, input_errors = True, 0
+    total = None if single else data.count(b"\n") + 1
+    progress = tqdm(items, total=total, unit="answer", file=sys.stderr, disable=None,
+                    leave=False, mininterval=0.5) if not single else items
+    from stream.events import verify_report
+
+    for lineno, obj in progress:
+        try:
+            if isinstance(obj, CitegateError):
+                raise obj
+            answer = answer_from_obj(obj, Limits())
+        except CitegateError as exc:
+            input_errors += 1
+            message = exc.message if single else f"{name}:{lineno}: {exc.message}"
+            if single:
+                raise InputError(message, code=exc.code) from None
+            sys.stderr.write(f"citegate: error: {message}\n")
+            err = {"ok": False, "input_error": {"code": exc.code, "message": message,
+                                                "line": lineno}}
+            out.write(orjson.dumps(err).decode() + "\n")
+            continue
+        result = verify_answer(answer, snapshot, checker, policy, options)
+        all_accepted &= result.decision.final_status is FinalStatus.ACCEPT
+        report = verify_report(result, checker.ref)
+        if fmt == "json":
+            opts = orjson.OPT_INDENT_2 if single else 0
+            out.write(orjson.dumps(report, option=opts).decode() + "\n")
+        else:
+            out.write(render_table(report, color=out.isatty()) + "\n")
+    if input_errors:
+        return 2
+    return 0 if all_accepted else 1

@@ -1,0 +1,1 @@
+"""Versioned document stores (SQLite, PostgreSQL, documents.json) and the cache in front."""

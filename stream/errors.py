@@ -1,0 +1,55 @@
+"""One exception hierarchy: every error has a reason `code` and says whether a retry may help."""
+
+from __future__ import annotations
+
+
+class CitegateError(Exception):
+    """Base of citegate's errors. `retriable` tells callers whether trying again may succeed."""
+
+    code: str = "error"
+    retriable: bool = False
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else self.code
+
+
+class InputError(CitegateError):
+    """The input itself is wrong (bad JSON, schema violation, too large): never retried."""
+
+    code = "input_invalid"
+
+
+class UsageError(CitegateError):
+    """A command line or configuration mistake."""
+
+    code = "usage"
+
+
+class CorpusError(CitegateError):
+    """A corpus store refused an operation for a reason a retry will not fix."""
+
+    code = "corpus_error"
+
+
+class ImmutableDocumentError(CorpusError):
+    """Re-importing an existing document version with different text."""
+
+    code = "document_immutable"
+
+
+class CorpusUnavailableError(CorpusError):
+    """The corpus store cannot be reached right now."""
+
+    code = "corpus_unavailable"
+    retriable = True
+
+
+class BrokerError(CitegateError):
+    code = "broker_error"
+    retriable = True

@@ -1,0 +1,151 @@
+"""One frozen settings object. Every `CITEGATE_*` variable is declared here, once.
+
+Precedence: built-in default < environment variable < command-line flag. Secrets (SASL
+password) are read from the environment only and never printed (`redacted()`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from stream.errors import UsageError
+
+MiB = 1024 * 1024
+
+
+def _env(name: str, help_: str, *, secret: bool = False) -> dict[str, Any]:
+    return {"env": f"CITEGATE_{name}", "help": help_, "secret": secret}
+
+
+def _bool(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off", ""}:
+        return False
+    raise ValueError(f"expected true/false, got {raw!r}")
+
+
+def _domains(raw: str) -> frozenset[str]:
+    return frozenset(d.strip().lower() for d in raw.split(",") if d.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    broker: str = field(default="embedded", metadata=_env(
+        "BROKER", "`embedded` (bundled Tansu on a free loopback port) or kafka://host:port[,…]"))
+    store: str = field(default="sqlite:///./.citegate/corpus.db", metadata=_env(
+        "STORE", "corpus store URL: sqlite:///PATH, postgresql://…, or a documents.json path"))
+    group_id: str = field(default="citegate", metadata=_env("GROUP_ID", "consumer group id"))
+    topic_answers: str = field(default="rag.answers", metadata=_env(
+        "TOPIC_ANSWERS", "input topic of answer events"))
+    topic_verdicts: str = field(default="rag.claim-verdicts", metadata=_env(
+        "TOPIC_VERDICTS", "output topic, one claim verdict per claim"))
+    topic_decisions: str = field(default="rag.decisions", metadata=_env(
+        "TOPIC_DECISIONS", "output topic, one decision per answer"))
+    topic_dlq: str = field(default="rag.answers.dlq", metadata=_env(
+        "TOPIC_DLQ", "dead-letter topic for refused inputs"))
+    topic_replay: str = field(default="rag.decisions.replay", metadata=_env(
+        "TOPIC_REPLAY", "output topic of replays"))
+    partitions: int = field(default=4, metadata=_env(
+        "PARTITIONS", "partitions for topics the stage creates"))
+    max_event_bytes: int = field(default=1 * MiB, metadata=_env(
+        "MAX_EVENT_BYTES", "largest accepted answer event, bytes"))
+    max_claims: int = field(default=256, metadata=_env("MAX_CLAIMS", "claims per answer"))
+    max_citations_per_claim: int = field(default=32, metadata=_env(
+        "MAX_CITATIONS_PER_CLAIM", "citations per claim"))
+    dedup_window_s: int = field(default=86400, metadata=_env(
+        "DEDUP_WINDOW_S", "how long a seen input event_id suppresses duplicates, seconds"))
+    cache_bytes: int = field(default=256 * MiB, metadata=_env(
+        "CACHE_BYTES", "corpus cache size bound, bytes of document text"))
+    negative_cache_s: float = field(default=5.0, metadata=_env(
+        "NEGATIVE_CACHE_S", "how long a missing document is remembered, seconds"))
+    corpus_retries: int = field(default=3, metadata=_env(
+        "CORPUS_RETRIES", "store lookup attempts before `corpus_unavailable`"))
+    corpus_backoff_s: float = field(default=0.2, metadata=_env(
+        "CORPUS_BACKOFF_S", "first retry delay; doubles per attempt"))
+    web_host: str = field(default="127.0.0.1", metadata=_env(
+        "WEB_HOST", "address of /metrics, /healthz, /readyz"))
+    web_port: int = field(default=6066, metadata=_env("WEB_PORT", "port of /metrics etc."))
+    label_cap: int = field(default=50, metadata=_env(
+        "LABEL_CAP", "distinct values per metric label before `__other__`"))
+    force_review_domains: frozenset[str] = field(default=frozenset(), metadata=_env(
+        "FORCE_REVIEW_DOMAINS", "comma list of risk domains always sent to manual review"))
+    relocate_quotes: bool = field(default=False, metadata=_env(
+        "RELOCATE_QUOTES", "accept a quote found exactly once elsewhere (warning)"))
+    checker: str = field(default="rules", metadata=_env(
+        "CHECKER", "semantic checker: `rules` or a checker config file"))
+    security_protocol: str = field(default="PLAINTEXT", metadata=_env(
+        "SECURITY_PROTOCOL", "Kafka: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL"))
+    sasl_mechanism: str | None = field(default=None, metadata=_env(
+        "SASL_MECHANISM", "Kafka SASL mechanism, e.g. PLAIN or SCRAM-SHA-512"))
+    sasl_username: str | None = field(default=None, metadata=_env(
+        "SASL_USERNAME", "Kafka SASL user"))
+    sasl_password: str | None = field(default=None, metadata=_env(
+        "SASL_PASSWORD", "Kafka SASL password (environment only, never logged)", secret=True))
+    ssl_cafile: str | None = field(default=None, metadata=_env(
+        "SSL_CAFILE", "CA bundle for Kafka TLS"))
+    log_level: str = field(default="info", metadata=_env("LOG_LEVEL", "worker log level"))
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then `CITEGATE_*` from `env`, then non-None `overrides` (CLI flags)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            name = f.metadata["env"]
+            if name in env:
+                try:
+                    values[f.name] = _PARSERS.get(f.name, _parser_for(f.type))(env[name])
+                except ValueError as exc:
+                    raise UsageError(f"{name}: {exc}") from None
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        for name in ("partitions", "max_event_bytes", "max_claims", "max_citations_per_claim",
+                     "cache_bytes", "corpus_retries", "label_cap"):
+            if getattr(self, name) < 1:
+                raise UsageError(f"{name} must be at least 1")
+        if not 0 <= self.web_port <= 65535:
+            raise UsageError("web_port must be 0..65535")
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    def redacted(self) -> dict[str, object]:
+        """Settings safe to log: secrets replaced by `***`."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = "***" if f.metadata["secret"] and value else value
+        return out
+
+
+def _parser_for(type_: object) -> Callable[[str], Any]:
+    text = str(type_)
+    if text.startswith("int"):
+        return int
+    if text.startswith("float"):
+        return float
+    if text.startswith("bool"):
+        return _bool
+    return str
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {"force_review_domains": _domains}
+
+
+def env_table() -> list[tuple[str, str, str]]:
+    """(variable, default, meaning) for the README's configuration table."""
+    rows = []
+    for f in fields(Settings):
+        default = f.default
+        shown = ",".join(sorted(default)) if isinstance(default, frozenset) else default
+        rows.append((f.metadata["env"], "" if shown is None else str(shown), f.metadata["help"]))
+    return rows

@@ -1,0 +1,100 @@
+"""Reason codes and vocabularies, as string enums so they travel unchanged in events."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class CheckCode(StrEnum):
+    """Deterministic citation check outcomes (seed 000 codes plus citegate's own)."""
+
+    CITATION_ID_MISSING = "citation_id_missing"
+    CITATION_ID_DUPLICATE = "citation_id_duplicate"
+    CITATION_UNKNOWN = "citation_unknown"
+    DOCUMENT_MISSING = "document_missing"
+    DOCUMENT_VERSION_MISMATCH = "document_version_mismatch"
+    RANGE_INVALID = "range_invalid"
+    QUOTE_MISMATCH = "quote_mismatch"
+    CONTENT_HASH_MISMATCH = "content_hash_mismatch"
+    QUOTE_MISSING_IN_VERSION = "quote_missing_in_version"
+    # Warnings: recorded, never a reason to reject on their own.
+    RANGE_RELOCATED = "range_relocated"
+    RANGE_REBASED = "range_rebased"
+    # Not the answer's fault: the corpus could not be asked.
+    CORPUS_UNAVAILABLE = "corpus_unavailable"
+
+
+WARNING_CODES = frozenset({CheckCode.RANGE_RELOCATED, CheckCode.RANGE_REBASED})
+
+
+class CitationStatus(StrEnum):
+    """Seed 000 per-claim status after the deterministic checks."""
+
+    UNSUPPORTED = "unsupported"
+    INVALID_REFERENCE = "invalid_reference"
+    REQUIRES_ENTAILMENT_CHECK = "requires_entailment_check"
+
+
+class Verdict(StrEnum):
+    """Seed 000 semantic verdicts."""
+
+    ENTAILED = "entailed"
+    CONTRADICTED = "contradicted"
+    INSUFFICIENT = "insufficient"
+    UNKNOWN = "unknown"
+
+
+class SupportStatus(StrEnum):
+    """Seed 001 support statuses plus `contradictsEvidence`."""
+
+    SUPPORTED = "supported"
+    MISSING_CITATION = "missingCitation"
+    WRONG_CITATION = "wrongCitation"
+    BEYOND_EVIDENCE = "beyondEvidence"
+    CONTRADICTS_EVIDENCE = "contradictsEvidence"
+    UNVERIFIED = "unverified"
+    """Extension: the claim could not be judged (checker or corpus failure, invalid reference)."""
+
+
+class Action(StrEnum):
+    """What the RAG pipeline should do next with one claim (seed 001)."""
+
+    ACCEPT = "accept"
+    RETRIEVE = "retrieve"
+    REWRITE_OR_REVIEW = "rewrite-or-review"
+    MANUAL_REVIEW = "manual-review"
+
+
+class FinalStatus(StrEnum):
+    """Per-answer decision (seed 000 strict policy)."""
+
+    ACCEPT = "accept"
+    REJECT = "reject"
+    MANUAL_REVIEW = "manual_review"
+    REGENERATE_OR_ABSTAIN = "regenerate_or_abstain"
+
+
+class SignalCode(StrEnum):
+    """Cheap risk signals: they route and explain, they never decide alone."""
+
+    NUMBER_UNSUPPORTED = "number_unsupported"
+    NEGATION_MISMATCH = "negation_mismatch"
+    ABSOLUTE_UNSUPPORTED = "absolute_unsupported"
+    MODALITY_STRENGTHENED = "modality_strengthened"
+    INFERENCE_CUE = "inference_cue"
+    DATE_MISMATCH = "date_mismatch"
+    VERSION_MISMATCH = "version_mismatch"
+    UNLINKED_CITATIONS = "unlinked_citations"
+
+
+class InputCode(StrEnum):
+    """Why an input event was refused (dead-letter reasons and CLI input errors)."""
+
+    NOT_UTF8 = "not_utf8"
+    NOT_JSON = "not_json"
+    SCHEMA_INVALID = "schema_invalid"
+    OVERSIZE = "oversize"
+    TOO_MANY_CLAIMS = "too_many_claims"
+    TOO_MANY_CITATIONS = "too_many_citations"
+    OFFSET_UNIT_INVALID = "offset_unit_invalid"
+    PROCESSING_FAILED = "processing_failed"

@@ -1,0 +1,148 @@
+"""Cheap risk signals (seed 000 step 4, seed 001 number/inference rules).
+
+Signals never decide a verdict alone; they explain it, tighten the rules checker and route
+claims to a stronger checker. Each names the text that triggered it, e.g. the number `80%`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from stream.verify.codes import SignalCode
+from stream.verify.model import RiskSignal
+from stream.verify.tokens import number_token
+
+_NUM_RE = re.compile(
+    r"(?<![\w.])(\d+(?:[.,]\d+)*)(\s?(?:%|％|percent\b|per cent\b|процент\w*))?", re.IGNORECASE
+)
+_YEAR_RE = re.compile(r"(?<!\d)(1[89]\d{2}|20\d{2}|21\d{2})(?!\d)")
+_VERSION_RE = re.compile(r"(?i)(?:\bv|\bversion\s|\bверси\w*\s|[a-z]\s)(\d+(?:\.\d+)+)")
+
+
+def _words(*items: str) -> re.Pattern[str]:
+    items = tuple(sorted(items, key=len, reverse=True))
+    latin = [w for w in items if re.fullmatch(r"[\w' ]+", w) and not _is_cjk(w)]
+    cjk = [w for w in items if _is_cjk(w)]
+    parts = []
+    if latin:
+        parts.append(r"(?<!\w)(?:" + "|".join(map(re.escape, latin)) + r")(?!\w)")
+    if cjk:
+        parts.append("(?:" + "|".join(map(re.escape, cjk)) + ")")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def _is_cjk(word: str) -> bool:
+    return any("\u3400" <= c <= "\u9fff" for c in word)
+
+
+NEGATION = _words(
+    "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot", "can't",
+    "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't", "without",
+    "не", "нет", "ни", "никогда", "ничего", "никто", "без", "нельзя",
+    "不", "没", "没有", "无", "非", "未", "别", "勿", "无需", "不能", "不是",
+)
+ABSOLUTE = _words(
+    "always", "only", "all", "every", "never", "must", "guaranteed", "completely", "entirely",
+    "всегда", "только", "все", "всё", "всех", "обязательно", "никогда", "полностью",
+    "所有", "一定", "必然", "完全", "总是", "全部", "只有", "一切",
+)
+POSSIBILITY = _words(
+    "may", "might", "can", "could", "possibly", "potentially", "likely", "sometimes",
+    "может", "могут", "возможно", "иногда", "вероятно",
+    "可能", "或许", "也许", "有时", "可以",
+)
+GUARANTEE = _words(
+    "will", "always", "guarantees", "guaranteed", "definitely", "certainly", "ensures",
+    "будет", "будут", "всегда", "гарантирует", "гарантированно", "обязательно", "точно",
+    "一定", "必然", "必定", "肯定", "保证", "总是",
+)
+INFERENCE = _words(
+    "therefore", "thus", "hence", "consequently", "which means", "this means", "so that",
+    "поэтому", "следовательно", "значит", "таким образом", "отсюда",
+    "因此", "所以", "这意味着", "由此可见", "意味着", "因而", "从而",
+)
+
+
+def numbers(text: str) -> dict[str, str]:
+    """Number tokens in `text` mapped to how they were written (`#80%` -> `80%`)."""
+    found: dict[str, str] = {}
+    for m in _NUM_RE.finditer(text):
+        raw, unit = m.group(1), m.group(2)
+        token = number_token(raw + ("%" if unit else ""))
+        found.setdefault(token, m.group(0).strip())
+    return found
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[str]:
+    return [m.group(0).lower() for m in pattern.finditer(text)]
+
+
+def risk_signals(claim: str, evidence: Iterable[str]) -> tuple[RiskSignal, ...]:
+    """Signals for one claim against the text of its cited fragments (may be empty)."""
+    texts = list(evidence)
+    joined = "\n".join(texts)
+    out: list[RiskSignal] = []
+
+    ev_numbers = numbers(joined)
+    claim_years = set(_YEAR_RE.findall(claim))
+    ev_years = set(_YEAR_RE.findall(joined))
+    for year in sorted(claim_years - ev_years):
+        if ev_years:
+            others = ", ".join(sorted(ev_years)[:5])
+            out.append(RiskSignal(SignalCode.DATE_MISMATCH, f"{year} (evidence has {others})"))
+    claim_versions = set(_VERSION_RE.findall(claim))
+    ev_versions = set(_VERSION_RE.findall(joined))
+    for version in sorted(claim_versions - ev_versions):
+        if ev_versions:
+            others = ", ".join(sorted(ev_versions)[:5])
+            out.append(RiskSignal(SignalCode.VERSION_MISMATCH, f"{version} (evidence has {others})"))
+    flagged = {s.detail.split(" ")[0] for s in out}
+    for token, written in numbers(claim).items():
+        if token not in ev_numbers and token.rstrip("%") not in flagged and written not in flagged:
+            alt = token[:-1] if token.endswith("%") else token + "%"
+            if token.endswith("%") or alt not in ev_numbers:
+                out.append(RiskSignal(SignalCode.NUMBER_UNSUPPORTED, written))
+
+    claim_neg = _found(NEGATION, claim)
+    ev_neg = _found(NEGATION, joined)
+    if texts and bool(claim_neg) != bool(ev_neg):
+        side = f"claim: {claim_neg[0]}" if claim_neg else f"evidence: {ev_neg[0]}"
+        out.append(RiskSignal(SignalCode.NEGATION_MISMATCH, side))
+
+    ev_abs = set(_found(ABSOLUTE, joined))
+    for word in dict.fromkeys(_found(ABSOLUTE, claim)):
+        if word not in ev_abs:
+            out.append(RiskSignal(SignalCode.ABSOLUTE_UNSUPPORTED, word))
+
+    ev_possible = _found(POSSIBILITY, joined)
+    ev_guarantee = set(_found(GUARANTEE, joined))
+    claim_guarantee = [w for w in _found(GUARANTEE, claim) if w not in ev_guarantee]
+    if ev_possible and claim_guarantee:
+        detail = f"{ev_possible[0]} -> {claim_guarantee[0]}"
+        out.append(RiskSignal(SignalCode.MODALITY_STRENGTHENED, detail))
+
+    ev_inference = set(_found(INFERENCE, joined))
+    for cue in dict.fromkeys(_found(INFERENCE, claim)):
+        if cue not in ev_inference:
+            out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
+    return tuple(out)
+
+
+BLOCKING_SIGNALS = frozenset(
+    {
+        SignalCode.NUMBER_UNSUPPORTED,
+        SignalCode.DATE_MISMATCH,
+        SignalCode.VERSION_MISMATCH,
+        SignalCode.ABSOLUTE_UNSUPPORTED,
+        SignalCode.MODALITY_STRENGTHENED,
+        SignalCode.INFERENCE_CUE,
+        SignalCode.UNLINKED_CITATIONS,
+    }
+)
+"""Signals that keep a lexically covered claim from `entailed` in the rules checker."""
+
+SCOPE_SIGNALS = frozenset(
+    {SignalCode.ABSOLUTE_UNSUPPORTED, SignalCode.INFERENCE_CUE, SignalCode.MODALITY_STRENGTHENED}
+)
+"""Signals that mark a claim as going beyond its evidence rather than citing the wrong text."""

@@ -1,0 +1,116 @@
+"""Language-aware content tokens for lexical coverage.
+
+One tokenizer serves mixed-script text: Han/kana runs become character bigrams (no dictionary
+needed), Latin and Cyrillic words are lower-cased, stop words dropped and Snowball-stemmed, and
+numbers become value tokens so `30` matches `30` whatever surrounds it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+_STEMMERS = {
+    "en": snowballstemmer.stemmer("english"),
+    "ru": snowballstemmer.stemmer("russian"),
+}
+
+EN_STOP = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being
+    it its this that these those there here which who whom whose what when where why how than
+    then so such into onto over under about after before between through during can could
+    may might will would shall should do does did has have had having i you he she we they me
+    him her us them my your his our their also very just more most some any each other both
+    own same too s t""".split()
+)
+RU_STOP = frozenset(
+    """и в во на с со к ко о об от до по за из у же ли бы а но да или что чтобы как так это
+    этот эта эти тот та те то он она оно они его её ее их ему ей им я мы вы ты был была было
+    были быть есть для при про над под без через уже ещё еще также тоже лишь""".split()
+)
+ZH_STOP_CHARS = frozenset("的了和与及是把该中在也而之其或并被将对就都")
+
+_TOKEN_RE = re.compile(
+    r"(?P<num>\d+(?:[.,]\d+)*%?)"
+    r"|(?P<cjk>[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
+    r"|(?P<cyr>[а-яё]+(?:-[а-яё]+)*)"
+    r"|(?P<lat>[a-z]+(?:['.\-][a-z0-9]+)*)",
+    re.IGNORECASE,
+)
+
+
+def number_token(raw: str) -> str:
+    """Canonical number token: `1,5` and `1.5` agree; thousands separators are dropped."""
+    percent = raw.endswith("%")
+    body = raw.rstrip("%")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", body):
+        body = body.replace(",", "")
+    body = body.replace(",", ".")
+    if "." in body and body.count(".") == 1:
+        head, tail = body.split(".")
+        tail = tail.rstrip("0")
+        body = f"{head}.{tail}" if tail else head
+    return f"#{body}{'%' if percent else ''}"
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str, lang: str) -> str:
+    return str(_STEMMERS[lang].stemWord(word))
+
+
+def _word_tokens(word: str, lang: str, stop: frozenset[str]) -> list[str]:
+    parts = re.split(r"[-']", word) if lang == "ru" else [word]
+    out = []
+    for part in parts:
+        if len(part) < 2 and not part.isdigit():
+            continue
+        if part in stop:
+            continue
+        out.append(_stem(part, lang))
+    return out
+
+
+def token_spans(text: str) -> list[tuple[str, int, int]]:
+    """Content tokens with the `[start, end)` span of the text each came from."""
+    out: list[tuple[str, int, int]] = []
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup
+        value = m.group().lower()
+        start, end = m.span()
+        if kind == "num":
+            out.append((number_token(value), start, end))
+        elif kind == "cjk":
+            kept = [(c, start + i) for i, c in enumerate(value) if c not in ZH_STOP_CHARS]
+            if len(kept) == 1:
+                out.append((kept[0][0], kept[0][1], kept[0][1] + 1))
+            for (a, pa), (b, pb) in zip(kept, kept[1:], strict=False):
+                out.append((a + b, pa, pb + 1))
+        elif kind == "lat" and "." in value:
+            out.append((value, start, end))  # names such as node.js stay whole
+        else:
+            lang, stop = ("ru", RU_STOP) if kind == "cyr" else ("en", EN_STOP)
+            out.extend((tok, start, end) for tok in _word_tokens(value, lang, stop))
+    return out
+
+
+@lru_cache(maxsize=16384)
+def tokens(text: str) -> tuple[str, ...]:
+    """Content tokens of `text` in order (duplicates kept; callers make sets as needed)."""
+    return tuple(tok for tok, _, _ in token_spans(text))
+
+
+def token_weight(token: str) -> float:
+    """Rough informativeness without corpus statistics: numbers and long stems weigh more."""
+    if token.startswith("#"):
+        return 2.0
+    if len(token) == 2 and not token.isascii():
+        return 1.0  # a CJK bigram
+    return min(2.0, 0.6 + 0.2 * len(token))
+
+
+def jaccard(left: set[str] | frozenset[str], right: set[str] | frozenset[str]) -> float:
+    """Seed 001's similarity: |A∩B| / |A∪B| over token sets."""
+    union = len(left | right)
+    return len(left & right) / union if union else 0.0
