@@ -36,11 +36,9 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
-def _registry() -> Registry:  # type: ignore[type-arg]
-    resources_ = [
-        (SCHEMA_FILES[n], Resource.from_contents(load_schema(n))) for n in SCHEMA_FILES
-    ]
-    registry: Registry = Registry().with_resources(resources_)  # type: ignore[type-arg]
+def _registry() -> Registry:
+    resources_ = [(SCHEMA_FILES[n], Resource.from_contents(load_schema(n))) for n in SCHEMA_FILES]
+    registry: Registry = Registry().with_resources(resources_)
     return registry
 
 
@@ -62,13 +60,15 @@ def schema_error(name: str, instance: object) -> str | None:
 
 def decode_json(raw: bytes, max_bytes: int) -> Any:
     if len(raw) > max_bytes:
-        raise InputError(f"event is {len(raw)} bytes; the limit is {max_bytes}",
-                         code=InputCode.OVERSIZE)
+        raise InputError(
+            f"event is {len(raw)} bytes; the limit is {max_bytes}", code=InputCode.OVERSIZE
+        )
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"event is not valid UTF-8 ({exc.reason} at byte {exc.start})",
-                         code=InputCode.NOT_UTF8) from None
+        raise InputError(
+            f"event is not valid UTF-8 ({exc.reason} at byte {exc.start})", code=InputCode.NOT_UTF8
+        ) from None
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -82,8 +82,9 @@ def answer_from_obj(obj: Any, limits: Limits | None = None, *, require_ids: bool
     if problem is None and require_ids and not obj.get("answer_id"):
         problem = "(root): 'answer_id' is required on the stream"
     if problem is not None:
-        raise InputError(f"answer does not match the schema: {problem}",
-                         code=InputCode.SCHEMA_INVALID)
+        raise InputError(
+            f"answer does not match the schema: {problem}", code=InputCode.SCHEMA_INVALID
+        )
     return parse_answer(obj, limits)
 
 

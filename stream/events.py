@@ -78,9 +78,18 @@ def _citations(v: ClaimVerdict) -> list[dict[str, object]]:
     for cid in dict.fromkeys(v.claim.citation_ids):
         check = by_id.get(cid)
         if check is None:
-            out.append({"citation_id": cid, "status": "unknown", "document_id": None,
-                        "document_version": None, "start": None, "end": None,
-                        "errors": [], "warnings": []})
+            out.append(
+                {
+                    "citation_id": cid,
+                    "status": "unknown",
+                    "document_id": None,
+                    "document_version": None,
+                    "start": None,
+                    "end": None,
+                    "errors": [],
+                    "warnings": [],
+                }
+            )
         else:
             out.append(check.to_dict())
     return out
@@ -165,7 +174,9 @@ def seed_report(result: AnswerResult) -> dict[str, Any]:
     }
 
 
-def verify_report(result: AnswerResult, checker: Ref, env: Envelope | None = None) -> dict[str, Any]:
+def verify_report(
+    result: AnswerResult, checker: Ref, env: Envelope | None = None
+) -> dict[str, Any]:
     """What `citegate verify --format json` prints for one answer."""
     env = env or Envelope(mode="offline")
     out = seed_report(result)
@@ -191,8 +202,9 @@ def dead_letter_event(
     key_text = None if key is None else key.decode("utf-8", "backslashreplace")
     return {
         "schema": DEAD_LETTER_SCHEMA,
-        "event_id": derive_id("dead-letter", source.topic, str(source.partition),
-                              str(source.offset), reason),
+        "event_id": derive_id(
+            "dead-letter", source.topic, str(source.partition), str(source.offset), reason
+        ),
         "reason": reason,
         "message": message,
         "source": source.to_dict(),

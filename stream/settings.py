@@ -35,59 +35,110 @@ def _domains(raw: str) -> frozenset[str]:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    broker: str = field(default="embedded", metadata=_env(
-        "BROKER", "`embedded` (bundled Tansu on a free loopback port) or kafka://host:port[,…]"))
-    store: str = field(default="sqlite:///./.citegate/corpus.db", metadata=_env(
-        "STORE", "corpus store URL: sqlite:///PATH, postgresql://…, or a documents.json path"))
+    broker: str = field(
+        default="embedded",
+        metadata=_env(
+            "BROKER", "`embedded` (bundled Tansu on a free loopback port) or kafka://host:port[,…]"
+        ),
+    )
+    store: str = field(
+        default="sqlite:///./.citegate/corpus.db",
+        metadata=_env(
+            "STORE", "corpus store URL: sqlite:///PATH, postgresql://…, or a documents.json path"
+        ),
+    )
     group_id: str = field(default="citegate", metadata=_env("GROUP_ID", "consumer group id"))
-    topic_answers: str = field(default="rag.answers", metadata=_env(
-        "TOPIC_ANSWERS", "input topic of answer events"))
-    topic_verdicts: str = field(default="rag.claim-verdicts", metadata=_env(
-        "TOPIC_VERDICTS", "output topic, one claim verdict per claim"))
-    topic_decisions: str = field(default="rag.decisions", metadata=_env(
-        "TOPIC_DECISIONS", "output topic, one decision per answer"))
-    topic_dlq: str = field(default="rag.answers.dlq", metadata=_env(
-        "TOPIC_DLQ", "dead-letter topic for refused inputs"))
-    topic_replay: str = field(default="rag.decisions.replay", metadata=_env(
-        "TOPIC_REPLAY", "output topic of replays"))
-    partitions: int = field(default=4, metadata=_env(
-        "PARTITIONS", "partitions for topics the stage creates"))
-    max_event_bytes: int = field(default=1 * MiB, metadata=_env(
-        "MAX_EVENT_BYTES", "largest accepted answer event, bytes"))
+    topic_answers: str = field(
+        default="rag.answers", metadata=_env("TOPIC_ANSWERS", "input topic of answer events")
+    )
+    topic_verdicts: str = field(
+        default="rag.claim-verdicts",
+        metadata=_env("TOPIC_VERDICTS", "output topic, one claim verdict per claim"),
+    )
+    topic_decisions: str = field(
+        default="rag.decisions",
+        metadata=_env("TOPIC_DECISIONS", "output topic, one decision per answer"),
+    )
+    topic_dlq: str = field(
+        default="rag.answers.dlq",
+        metadata=_env("TOPIC_DLQ", "dead-letter topic for refused inputs"),
+    )
+    topic_replay: str = field(
+        default="rag.decisions.replay", metadata=_env("TOPIC_REPLAY", "output topic of replays")
+    )
+    partitions: int = field(
+        default=4, metadata=_env("PARTITIONS", "partitions for topics the stage creates")
+    )
+    max_event_bytes: int = field(
+        default=1 * MiB, metadata=_env("MAX_EVENT_BYTES", "largest accepted answer event, bytes")
+    )
     max_claims: int = field(default=256, metadata=_env("MAX_CLAIMS", "claims per answer"))
-    max_citations_per_claim: int = field(default=32, metadata=_env(
-        "MAX_CITATIONS_PER_CLAIM", "citations per claim"))
-    dedup_window_s: int = field(default=86400, metadata=_env(
-        "DEDUP_WINDOW_S", "how long a seen input event_id suppresses duplicates, seconds"))
-    cache_bytes: int = field(default=256 * MiB, metadata=_env(
-        "CACHE_BYTES", "corpus cache size bound, bytes of document text"))
-    negative_cache_s: float = field(default=5.0, metadata=_env(
-        "NEGATIVE_CACHE_S", "how long a missing document is remembered, seconds"))
-    corpus_retries: int = field(default=3, metadata=_env(
-        "CORPUS_RETRIES", "store lookup attempts before `corpus_unavailable`"))
-    corpus_backoff_s: float = field(default=0.2, metadata=_env(
-        "CORPUS_BACKOFF_S", "first retry delay; doubles per attempt"))
-    web_host: str = field(default="127.0.0.1", metadata=_env(
-        "WEB_HOST", "address of /metrics, /healthz, /readyz"))
+    max_citations_per_claim: int = field(
+        default=32, metadata=_env("MAX_CITATIONS_PER_CLAIM", "citations per claim")
+    )
+    dedup_window_s: int = field(
+        default=86400,
+        metadata=_env(
+            "DEDUP_WINDOW_S", "how long a seen input event_id suppresses duplicates, seconds"
+        ),
+    )
+    cache_bytes: int = field(
+        default=256 * MiB,
+        metadata=_env("CACHE_BYTES", "corpus cache size bound, bytes of document text"),
+    )
+    negative_cache_s: float = field(
+        default=5.0,
+        metadata=_env("NEGATIVE_CACHE_S", "how long a missing document is remembered, seconds"),
+    )
+    corpus_retries: int = field(
+        default=3,
+        metadata=_env("CORPUS_RETRIES", "store lookup attempts before `corpus_unavailable`"),
+    )
+    corpus_backoff_s: float = field(
+        default=0.2, metadata=_env("CORPUS_BACKOFF_S", "first retry delay; doubles per attempt")
+    )
+    web_host: str = field(
+        default="127.0.0.1", metadata=_env("WEB_HOST", "address of /metrics, /healthz, /readyz")
+    )
     web_port: int = field(default=6066, metadata=_env("WEB_PORT", "port of /metrics etc."))
-    label_cap: int = field(default=50, metadata=_env(
-        "LABEL_CAP", "distinct values per metric label before `__other__`"))
-    force_review_domains: frozenset[str] = field(default=frozenset(), metadata=_env(
-        "FORCE_REVIEW_DOMAINS", "comma list of risk domains always sent to manual review"))
-    relocate_quotes: bool = field(default=False, metadata=_env(
-        "RELOCATE_QUOTES", "accept a quote found exactly once elsewhere (warning)"))
-    checker: str = field(default="rules", metadata=_env(
-        "CHECKER", "semantic checker: `rules` or a checker config file"))
-    security_protocol: str = field(default="PLAINTEXT", metadata=_env(
-        "SECURITY_PROTOCOL", "Kafka: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL"))
-    sasl_mechanism: str | None = field(default=None, metadata=_env(
-        "SASL_MECHANISM", "Kafka SASL mechanism, e.g. PLAIN or SCRAM-SHA-512"))
-    sasl_username: str | None = field(default=None, metadata=_env(
-        "SASL_USERNAME", "Kafka SASL user"))
-    sasl_password: str | None = field(default=None, metadata=_env(
-        "SASL_PASSWORD", "Kafka SASL password (environment only, never logged)", secret=True))
-    ssl_cafile: str | None = field(default=None, metadata=_env(
-        "SSL_CAFILE", "CA bundle for Kafka TLS"))
+    label_cap: int = field(
+        default=50,
+        metadata=_env("LABEL_CAP", "distinct values per metric label before `__other__`"),
+    )
+    force_review_domains: frozenset[str] = field(
+        default=frozenset(),
+        metadata=_env(
+            "FORCE_REVIEW_DOMAINS", "comma list of risk domains always sent to manual review"
+        ),
+    )
+    relocate_quotes: bool = field(
+        default=False,
+        metadata=_env("RELOCATE_QUOTES", "accept a quote found exactly once elsewhere (warning)"),
+    )
+    checker: str = field(
+        default="rules",
+        metadata=_env("CHECKER", "semantic checker: `rules` or a checker config file"),
+    )
+    security_protocol: str = field(
+        default="PLAINTEXT",
+        metadata=_env("SECURITY_PROTOCOL", "Kafka: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL"),
+    )
+    sasl_mechanism: str | None = field(
+        default=None,
+        metadata=_env("SASL_MECHANISM", "Kafka SASL mechanism, e.g. PLAIN or SCRAM-SHA-512"),
+    )
+    sasl_username: str | None = field(
+        default=None, metadata=_env("SASL_USERNAME", "Kafka SASL user")
+    )
+    sasl_password: str | None = field(
+        default=None,
+        metadata=_env(
+            "SASL_PASSWORD", "Kafka SASL password (environment only, never logged)", secret=True
+        ),
+    )
+    ssl_cafile: str | None = field(
+        default=None, metadata=_env("SSL_CAFILE", "CA bundle for Kafka TLS")
+    )
     log_level: str = field(default="info", metadata=_env("LOG_LEVEL", "worker log level"))
 
     @classmethod
@@ -108,8 +159,15 @@ class Settings:
         return settings
 
     def validate(self) -> None:
-        for name in ("partitions", "max_event_bytes", "max_claims", "max_citations_per_claim",
-                     "cache_bytes", "corpus_retries", "label_cap"):
+        for name in (
+            "partitions",
+            "max_event_bytes",
+            "max_claims",
+            "max_citations_per_claim",
+            "cache_bytes",
+            "corpus_retries",
+            "label_cap",
+        ):
             if getattr(self, name) < 1:
                 raise UsageError(f"{name} must be at least 1")
         if not 0 <= self.web_port <= 65535:

@@ -27,14 +27,28 @@ MAX_INPUT_LINE_BYTES = 16 * 1024 * 1024
 def register(sub: Any) -> None:
     p = sub.add_parser("verify", help="verify answer files against a corpus (offline)")
     p.add_argument("input", help="answer JSON, JSONL of answers, or - for stdin")
-    p.add_argument("--corpus", metavar="SRC", default=None,
-                   help="documents.json, JSONL, sqlite:///PATH or postgresql://… store")
-    p.add_argument("--format", choices=("json", "table"), default=None,
-                   help="output format (default: table on a terminal, else json)")
-    p.add_argument("--relocate-quotes", action="store_true",
-                   help="accept a quote found exactly once elsewhere, with a warning")
-    p.add_argument("--force-review-domains", default="",
-                   help="comma list of risk domains that always need manual review")
+    p.add_argument(
+        "--corpus",
+        metavar="SRC",
+        default=None,
+        help="documents.json, JSONL, sqlite:///PATH or postgresql://… store",
+    )
+    p.add_argument(
+        "--format",
+        choices=("json", "table"),
+        default=None,
+        help="output format (default: table on a terminal, else json)",
+    )
+    p.add_argument(
+        "--relocate-quotes",
+        action="store_true",
+        help="accept a quote found exactly once elsewhere, with a warning",
+    )
+    p.add_argument(
+        "--force-review-domains",
+        default="",
+        help="comma list of risk domains that always need manual review",
+    )
     p.set_defaults(handler=run)
 
 
@@ -90,14 +104,26 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.input == "-" else args.input
     single, items = _answers(data, name)
     checker = RulesChecker()
-    policy = Policy(frozenset(d.strip().lower() for d in args.force_review_domains.split(",")
-                              if d.strip()))
+    policy = Policy(
+        frozenset(d.strip().lower() for d in args.force_review_domains.split(",") if d.strip())
+    )
     options = CheckOptions(relocate_quotes=args.relocate_quotes)
     out: IO[str] = sys.stdout
     all_accepted, input_errors = True, 0
     total = None if single else data.count(b"\n") + 1
-    progress = tqdm(items, total=total, unit="answer", file=sys.stderr, disable=None,
-                    leave=False, mininterval=0.5) if not single else items
+    progress = (
+        tqdm(
+            items,
+            total=total,
+            unit="answer",
+            file=sys.stderr,
+            disable=None,
+            leave=False,
+            mininterval=0.5,
+        )
+        if not single
+        else items
+    )
     from stream.events import verify_report
 
     for lineno, obj in progress:
@@ -111,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
             if single:
                 raise InputError(message, code=exc.code) from None
             sys.stderr.write(f"citegate: error: {message}\n")
-            err = {"ok": False, "input_error": {"code": exc.code, "message": message,
-                                                "line": lineno}}
+            err = {
+                "ok": False,
+                "input_error": {"code": exc.code, "message": message, "line": lineno},
+            }
             out.write(orjson.dumps(err).decode() + "\n")
             continue
         result = verify_answer(answer, snapshot, checker, policy, options)

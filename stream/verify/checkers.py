@@ -41,15 +41,33 @@ class RulesConfig:
 
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
-    ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"), ("increase", "decrease"),
-    ("increase", "reduce"), ("rise", "fall"), ("more", "less"), ("higher", "lower"),
-    ("safe", "unsafe"), ("effective", "ineffective"), ("true", "false"), ("before", "after"),
-    ("разреш", "запрещ"), ("увелич", "уменьш"), ("повыш", "сниж"), ("больш", "меньш"),
-    ("允许", "禁止"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("安全", "危险"),
+    ("allow", "prohibit"),
+    ("allow", "forbid"),
+    ("permit", "prohibit"),
+    ("increase", "decrease"),
+    ("increase", "reduce"),
+    ("rise", "fall"),
+    ("more", "less"),
+    ("higher", "lower"),
+    ("safe", "unsafe"),
+    ("effective", "ineffective"),
+    ("true", "false"),
+    ("before", "after"),
+    ("разреш", "запрещ"),
+    ("увелич", "уменьш"),
+    ("повыш", "сниж"),
+    ("больш", "меньш"),
+    ("允许", "禁止"),
+    ("增加", "减少"),
+    ("提高", "降低"),
+    ("上升", "下降"),
+    ("安全", "危险"),
 )
 _ANTONYM_RES = [
-    (re.compile(rf"(?i)(?<!\w){re.escape(a)}\w*" if a.isascii() or a[0].isalpha() else a),
-     re.compile(rf"(?i)(?<!\w){re.escape(b)}\w*" if b.isascii() or b[0].isalpha() else b))
+    (
+        re.compile(rf"(?i)(?<!\w){re.escape(a)}\w*" if a.isascii() or a[0].isalpha() else a),
+        re.compile(rf"(?i)(?<!\w){re.escape(b)}\w*" if b.isascii() or b[0].isalpha() else b),
+    )
     for a, b in ANTONYMS
 ]
 
@@ -88,33 +106,51 @@ class RulesChecker:
         weights = {tok: token_weight(tok) for tok in tokens(request.claim)}
         total = sum(weights.values())
         if not request.fragments:
-            return CheckResult(request.claim_id, Verdict.INSUFFICIENT,
-                               support_status=SupportStatus.MISSING_CITATION,
-                               reason="no evidence fragment to compare with", confidence=1.0)
+            return CheckResult(
+                request.claim_id,
+                Verdict.INSUFFICIENT,
+                support_status=SupportStatus.MISSING_CITATION,
+                reason="no evidence fragment to compare with",
+                confidence=1.0,
+            )
         if total == 0:
-            return CheckResult(request.claim_id, Verdict.UNKNOWN,
-                               reason="the claim has no content words to check", confidence=0.0)
+            return CheckResult(
+                request.claim_id,
+                Verdict.UNKNOWN,
+                reason="the claim has no content words to check",
+                confidence=0.0,
+            )
 
         windows = [self._best_window(f, weights, total) for f in request.fragments]
         best = max(windows, key=lambda w: w.coverage)
-        contributing = [w for w in windows if w.covered - best.covered] 
+        contributing = [w for w in windows if w.covered - best.covered]
         union = frozenset().union(*(w.covered for w in windows))
         coverage = sum(weights[t] for t in union) / total
         signals = list(request.signals)
-        if len([w for w in windows if w.covered]) > 1 and best.coverage < cfg.entail_coverage <= coverage:
-            signals.append(RiskSignal(SignalCode.UNLINKED_CITATIONS,
-                                      "support is spread over several citations"))
+        if (
+            len([w for w in windows if w.covered]) > 1
+            and best.coverage < cfg.entail_coverage <= coverage
+        ):
+            signals.append(
+                RiskSignal(
+                    SignalCode.UNLINKED_CITATIONS, "support is spread over several citations"
+                )
+            )
         used = [best, *contributing] if coverage > best.coverage else [best]
-        evidence_text = " ".join(w.fragment.text[w.start:w.end] for w in used)
-        jac = max(jaccard(set(tokens(request.claim)), set(tokens(f.text)))
-                  for f in request.fragments)
+        evidence_text = " ".join(w.fragment.text[w.start : w.end] for w in used)
+        jac = max(
+            jaccard(set(tokens(request.claim)), set(tokens(f.text))) for f in request.fragments
+        )
 
         contradiction = self._contradiction(request.claim, evidence_text)
         blocking = [s for s in signals if s.code in BLOCKING_SIGNALS]
         scope = [s for s in signals if s.code in SCOPE_SIGNALS]
         uncovered = self._uncovered_parts(request.claim, union)
-        unsupported = tuple(dict.fromkeys(
-            [s.detail for s in blocking if s.code is SignalCode.NUMBER_UNSUPPORTED] + uncovered))
+        unsupported = tuple(
+            dict.fromkeys(
+                [s.detail for s in blocking if s.code is SignalCode.NUMBER_UNSUPPORTED] + uncovered
+            )
+        )
         evidence = tuple(self._span(w) for w in used if w.covered)
         ids = tuple(dict.fromkeys(w.fragment.citation_id for w in used if w.covered))
         pct = f"{coverage:.0%}"
@@ -122,33 +158,72 @@ class RulesChecker:
 
         if contradiction and coverage >= cfg.contradiction_coverage:
             conf = min(0.95, 0.5 + coverage / 2)
-            return CheckResult(request.claim_id, Verdict.CONTRADICTED, ids, unsupported, conf,
-                               coverage, jac, evidence, SupportStatus.CONTRADICTS_EVIDENCE,
-                               f"evidence covers {pct} of the claim but {contradiction}", found)
+            return CheckResult(
+                request.claim_id,
+                Verdict.CONTRADICTED,
+                ids,
+                unsupported,
+                conf,
+                coverage,
+                jac,
+                evidence,
+                SupportStatus.CONTRADICTS_EVIDENCE,
+                f"evidence covers {pct} of the claim but {contradiction}",
+                found,
+            )
         if coverage >= cfg.entail_coverage and not blocking:
             conf = 0.5 + 0.5 * (coverage - cfg.entail_coverage) / (1 - cfg.entail_coverage + 1e-9)
-            return CheckResult(request.claim_id, Verdict.ENTAILED, ids, (), round(conf, 3),
-                               coverage, jac, evidence, SupportStatus.SUPPORTED,
-                               f"cited evidence covers {pct} of the claim's content", found)
+            return CheckResult(
+                request.claim_id,
+                Verdict.ENTAILED,
+                ids,
+                (),
+                round(conf, 3),
+                coverage,
+                jac,
+                evidence,
+                SupportStatus.SUPPORTED,
+                f"cited evidence covers {pct} of the claim's content",
+                found,
+            )
         if coverage < cfg.related_coverage and not (coverage > 0 and scope):
             conf = 0.5 + 0.5 * (cfg.related_coverage - coverage) / cfg.related_coverage
-            return CheckResult(request.claim_id, Verdict.INSUFFICIENT, (), unsupported,
-                               round(conf, 3), coverage, jac, evidence,
-                               SupportStatus.WRONG_CITATION,
-                               f"cited fragment is unrelated to the claim ({pct} covered)", found)
+            return CheckResult(
+                request.claim_id,
+                Verdict.INSUFFICIENT,
+                (),
+                unsupported,
+                round(conf, 3),
+                coverage,
+                jac,
+                evidence,
+                SupportStatus.WRONG_CITATION,
+                f"cited fragment is unrelated to the claim ({pct} covered)",
+                found,
+            )
         why = "; ".join(f"{s.code.value}: {s.detail}" for s in blocking) or "partial coverage"
         conf = 0.5 + 0.4 * abs(coverage - cfg.entail_coverage)
-        return CheckResult(request.claim_id, Verdict.INSUFFICIENT, ids, unsupported,
-                           round(min(conf, 0.9), 3), coverage, jac, evidence,
-                           SupportStatus.BEYOND_EVIDENCE,
-                           f"claim goes beyond its evidence ({pct} covered; {why})", found)
+        return CheckResult(
+            request.claim_id,
+            Verdict.INSUFFICIENT,
+            ids,
+            unsupported,
+            round(min(conf, 0.9), 3),
+            coverage,
+            jac,
+            evidence,
+            SupportStatus.BEYOND_EVIDENCE,
+            f"claim goes beyond its evidence ({pct} covered; {why})",
+            found,
+        )
 
     def _best_window(self, fragment: Fragment, weights: dict[str, float], total: float) -> _Window:
         """The run of up to N consecutive sentences that covers most of the claim's weight."""
         cfg = self.config
         sentences = split_sentences(fragment.text) or [(0, len(fragment.text))]
-        hits = [frozenset(t for t in tokens(fragment.text[a:b]) if t in weights)
-                for a, b in sentences]
+        hits = [
+            frozenset(t for t in tokens(fragment.text[a:b]) if t in weights) for a, b in sentences
+        ]
         best = _Window(fragment, sentences[0][0], sentences[0][1], frozenset(), 0.0)
         for i in range(len(sentences)):
             covered: frozenset[str] = frozenset()
@@ -183,7 +258,7 @@ class RulesChecker:
             if tok not in covered:
                 for i in range(a, b):
                     marks[i] = True
-            
+
         if not any_token:
             return []
         for tok, a, b in token_spans(claim):
@@ -194,7 +269,9 @@ class RulesChecker:
         while i < len(claim):
             if marks[i]:
                 j = i
-                while j < len(claim) and (marks[j] or (claim[j] == " " and j + 1 < len(claim) and marks[j + 1])):
+                while j < len(claim) and (
+                    marks[j] or (claim[j] == " " and j + 1 < len(claim) and marks[j + 1])
+                ):
                     j += 1
                 parts.append(claim[i:j].strip())
                 i = j
@@ -206,5 +283,11 @@ class RulesChecker:
     def _span(window: _Window) -> EvidenceSpan:
         f = window.fragment
         base = f.offset if f.offset is not None else 0
-        return EvidenceSpan(f.citation_id, base + window.start, base + window.end,
-                            f.text[window.start:window.end], f.document_id, f.document_version)
+        return EvidenceSpan(
+            f.citation_id,
+            base + window.start,
+            base + window.end,
+            f.text[window.start : window.end],
+            f.document_id,
+            f.document_version,
+        )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from stream.verify.codes import CheckCode
-from stream.verify.model import Answer, Citation, CitationCheck, CheckError, Document, Fragment
+from stream.verify.model import Answer, CheckError, Citation, CitationCheck, Document, Fragment
 from stream.verify.offsets import to_codepoints
 from stream.verify.text import normalise
 
@@ -37,7 +37,9 @@ class DocumentSnapshot:
     unavailable: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, docs: list[Document], unavailable: frozenset[str] = frozenset()) -> DocumentSnapshot:
+    def of(
+        cls, docs: list[Document], unavailable: frozenset[str] = frozenset()
+    ) -> DocumentSnapshot:
         documents = {(d.document_id, d.version): d for d in docs}
         versions: dict[str, list[str]] = {}
         for d in docs:
@@ -164,7 +166,9 @@ def _check_range(
         )
         return _invalid(cid, err, doc)
     if start is None or end is None:
-        return _invalid(cid, _error(CheckCode.RANGE_INVALID, cid, "start and end are required"), doc)
+        return _invalid(
+            cid, _error(CheckCode.RANGE_INVALID, cid, "start and end are required"), doc
+        )
     converted = to_codepoints(doc.text, start, end, answer.offset_unit)
     if converted is None:
         detail = f"[{start}, {end}) in {answer.offset_unit} does not fall on character boundaries"

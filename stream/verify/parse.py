@@ -14,7 +14,7 @@ from typing import Any, cast
 from stream.errors import InputError
 from stream.verify.claims import split_marker_answer
 from stream.verify.codes import InputCode
-from stream.verify.model import Answer, Citation, Claim, OffsetUnit, Ref
+from stream.verify.model import Answer, AnswerForm, Citation, Claim, OffsetUnit, Ref
 
 OFFSET_UNITS: tuple[OffsetUnit, ...] = ("codepoint", "utf16", "utf8")
 
@@ -41,8 +41,10 @@ def _ref(value: object) -> Ref:
     if isinstance(value, Mapping):
         name = value.get("name", value.get("id"))
         version = value.get("version")
-        return Ref(str(name) if name is not None else "unknown",
-                   str(version) if version is not None else "unknown")
+        return Ref(
+            str(name) if name is not None else "unknown",
+            str(version) if version is not None else "unknown",
+        )
     return Ref("unknown", "unknown")
 
 
@@ -69,12 +71,14 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
         raise InputError("'answer' must be a string", code=InputCode.SCHEMA_INVALID)
     unit = payload.get("offset_unit", "codepoint")
     if unit not in OFFSET_UNITS:
-        raise InputError(f"offset_unit must be one of {', '.join(OFFSET_UNITS)}",
-                         code=InputCode.OFFSET_UNIT_INVALID)
+        raise InputError(
+            f"offset_unit must be one of {', '.join(OFFSET_UNITS)}",
+            code=InputCode.OFFSET_UNIT_INVALID,
+        )
 
     if "claims" in payload:
-        form = "structured"
-        claims = _structured_claims(payload.get("claims"))
+        form: AnswerForm = "structured"
+        claims = _structured_claims(payload.get("claims"), answer_text)
         raw_citations = payload.get("citations", [])
         if not isinstance(raw_citations, list):
             raise InputError("'citations' must be a list", code=InputCode.SCHEMA_INVALID)
@@ -98,17 +102,22 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
         )
 
     if len(claims) > limits.max_claims:
-        raise InputError(f"{len(claims)} claims exceed the limit of {limits.max_claims}",
-                         code=InputCode.TOO_MANY_CLAIMS)
+        raise InputError(
+            f"{len(claims)} claims exceed the limit of {limits.max_claims}",
+            code=InputCode.TOO_MANY_CLAIMS,
+        )
     if len(citations) > limits.max_citations:
-        raise InputError(f"{len(citations)} citations exceed the limit of {limits.max_citations}",
-                         code=InputCode.TOO_MANY_CITATIONS)
+        raise InputError(
+            f"{len(citations)} citations exceed the limit of {limits.max_citations}",
+            code=InputCode.TOO_MANY_CITATIONS,
+        )
     for claim in claims:
         if len(claim.citation_ids) > limits.max_citations_per_claim:
             raise InputError(
                 f"claim {claim.id!r} has {len(claim.citation_ids)} citations; "
                 f"the limit is {limits.max_citations_per_claim}",
-                code=InputCode.TOO_MANY_CITATIONS)
+                code=InputCode.TOO_MANY_CITATIONS,
+            )
 
     return Answer(
         answer=answer_text,
@@ -127,7 +136,7 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
     )
 
 
-def _structured_claims(raw: object) -> tuple[Claim, ...]:
+def _structured_claims(raw: object, answer: str) -> tuple[Claim, ...]:
     if not isinstance(raw, list):
         raise InputError("'claims' must be a list", code=InputCode.SCHEMA_INVALID)
     claims: list[Claim] = []
@@ -143,13 +152,17 @@ def _structured_claims(raw: object) -> tuple[Claim, ...]:
         text = item.get("text")
         ids = item.get("citation_ids", [])
         if not isinstance(text, str) or not isinstance(ids, list):
-            raise InputError(f"claim {cid!r} needs 'text' and a 'citation_ids' list",
-                             code=InputCode.SCHEMA_INVALID)
+            raise InputError(
+                f"claim {cid!r} needs 'text' and a 'citation_ids' list",
+                code=InputCode.SCHEMA_INVALID,
+            )
         span = item.get("span")
         span_t = (
             (span[0], span[1])
             if isinstance(span, list) and len(span) == 2 and all(_int(x) is not None for x in span)
             else None
         )
+        if span_t is None and text and (pos := answer.find(text)) >= 0:
+            span_t = (pos, pos + len(text))  # the claim as written in the answer
         claims.append(Claim(cid, text, tuple(str(x) for x in ids), span_t))
     return tuple(claims)

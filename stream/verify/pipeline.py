@@ -61,7 +61,9 @@ def _needs_checker(p: PreparedClaim) -> bool:
     )
 
 
-def prepare(answer: Answer, snapshot: DocumentSnapshot, options: CheckOptions | None = None) -> Prepared:
+def prepare(
+    answer: Answer, snapshot: DocumentSnapshot, options: CheckOptions | None = None
+) -> Prepared:
     report = check_citations(answer, snapshot, options)
     language = answer.language or detect_language(answer.answer)
     claims = []
@@ -95,14 +97,28 @@ def _fixed_result(p: PreparedClaim) -> CheckResult:
     """The outcome for claims no checker may judge (seed 001 mapping, design §3 table)."""
     cid = p.claim.id
     if p.citation_status is CitationStatus.UNSUPPORTED:
-        return CheckResult(cid, Verdict.INSUFFICIENT, support_status=SupportStatus.MISSING_CITATION,
-                           confidence=1.0, reason="the claim cites no evidence")
+        return CheckResult(
+            cid,
+            Verdict.INSUFFICIENT,
+            support_status=SupportStatus.MISSING_CITATION,
+            confidence=1.0,
+            reason="the claim cites no evidence",
+        )
     if p.citation_status is CitationStatus.INVALID_REFERENCE:
         codes = ", ".join(sorted({e.code.value for e in p.errors}))
-        return CheckResult(cid, Verdict.UNKNOWN, support_status=SupportStatus.WRONG_CITATION,
-                           confidence=1.0, reason=f"citation failed deterministic checks: {codes}")
-    return CheckResult(cid, Verdict.UNKNOWN, support_status=SupportStatus.UNVERIFIED,
-                       reason="corpus store unavailable; the citation could not be checked")
+        return CheckResult(
+            cid,
+            Verdict.UNKNOWN,
+            support_status=SupportStatus.WRONG_CITATION,
+            confidence=1.0,
+            reason=f"citation failed deterministic checks: {codes}",
+        )
+    return CheckResult(
+        cid,
+        Verdict.UNKNOWN,
+        support_status=SupportStatus.UNVERIFIED,
+        reason="corpus store unavailable; the citation could not be checked",
+    )
 
 
 def finish(
@@ -120,15 +136,19 @@ def finish(
     for p in prepared.claims:
         if _needs_checker(p):
             result = results.get(p.claim.id) or CheckResult(
-                p.claim.id, Verdict.UNKNOWN, support_status=SupportStatus.UNVERIFIED,
-                reason="the checker gave no result")
+                p.claim.id,
+                Verdict.UNKNOWN,
+                support_status=SupportStatus.UNVERIFIED,
+                reason="the checker gave no result",
+            )
         else:
             result = _fixed_result(p)
         verdicts.append(_verdict(p, result, checker))
     answer = prepared.answer
     decision = decide(verdicts, prepared.errors, answer.risk_domain, policy or Policy())
-    return AnswerResult(answer, prepared.errors, tuple(verdicts), decision,
-                        tuple(prepared.checks.values()))
+    return AnswerResult(
+        answer, prepared.errors, tuple(verdicts), decision, tuple(prepared.checks.values())
+    )
 
 
 def _verdict(p: PreparedClaim, result: CheckResult, checker: Ref) -> ClaimVerdict:
@@ -173,8 +193,13 @@ def run_checker(checker: Checker, requests: Sequence[CheckRequest]) -> dict[str,
     for request in requests:
         try:
             results[request.claim_id] = checker.check(request)
-        except Exception:  # noqa: BLE001 — a checker failure must never pass a claim
-            continue
+        except Exception as exc:
+            results[request.claim_id] = CheckResult(
+                request.claim_id,
+                Verdict.UNKNOWN,
+                support_status=SupportStatus.UNVERIFIED,
+                reason=f"checker failed: {type(exc).__name__}",
+            )
     return results
 
 

@@ -44,7 +44,9 @@ def decide(
         errors.extend(e for e in v.deterministic_errors if e not in errors)
     if errors:
         codes = sorted({e.code.value for e in errors})
-        return Decision(FinalStatus.REJECT, full_counts, tuple(f"deterministic: {c}" for c in codes))
+        return Decision(
+            FinalStatus.REJECT, full_counts, tuple(f"deterministic: {c}" for c in codes)
+        )
     if not verdicts:
         return Decision(FinalStatus.REJECT, full_counts, ("answer has no claims to verify",))
     held = [v for v in verdicts if v.verdict in (Verdict.CONTRADICTED, Verdict.UNKNOWN)]
@@ -60,5 +62,7 @@ def decide(
         if domain and domain in policy.force_review_domains:
             reason = f"risk domain {domain!r} always goes to manual review"
             return Decision(FinalStatus.MANUAL_REVIEW, full_counts, (reason,), domain)
-        return Decision(FinalStatus.ACCEPT, full_counts, ("every claim is entailed by its citations",))
+        return Decision(
+            FinalStatus.ACCEPT, full_counts, ("every claim is entailed by its citations",)
+        )
     return Decision(FinalStatus.REJECT, full_counts, ("claims in an unexpected state",))

@@ -7,6 +7,7 @@ numbers become value tokens so `30` matches `30` whatever surrounds it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 
@@ -19,11 +20,11 @@ _STEMMERS = {
 
 EN_STOP = frozenset(
     """a an the and or but if of to in on at by for with from as is are was were be been being
-    it its this that these those there here which who whom whose what when where why how than
-    then so such into onto over under about after before between through during can could
-    may might will would shall should do does did has have had having i you he she we they me
-    him her us them my your his our their also very just more most some any each other both
-    own same too s t""".split()
+    it its this that these those there here which who whom whose what when where why how
+    than then so such into onto over under about after before between through during can
+    could may might will would shall should do does did has have had having i you he she we
+    they me him her us them my your his our their also very just more most some any each
+    other both own same too s t""".split()
 )
 RU_STOP = frozenset(
     """и в во на с со к ко о об от до по за из у же ли бы а но да или что чтобы как так это
@@ -85,7 +86,7 @@ def token_spans(text: str) -> list[tuple[str, int, int]]:
             kept = [(c, start + i) for i, c in enumerate(value) if c not in ZH_STOP_CHARS]
             if len(kept) == 1:
                 out.append((kept[0][0], kept[0][1], kept[0][1] + 1))
-            for (a, pa), (b, pb) in zip(kept, kept[1:], strict=False):
+            for (a, pa), (b, pb) in itertools.pairwise(kept):
                 out.append((a + b, pa, pb + 1))
         elif kind == "lat" and "." in value:
             out.append((value, start, end))  # names such as node.js stay whole
