@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from stream.verify.codes import CheckCode
 from stream.verify.model import Answer, CheckError, Citation, CitationCheck, Document, Fragment
@@ -68,9 +68,14 @@ def _error(code: CheckCode, cid: str | None, detail: str, **extra: object) -> Ch
     return CheckError(code, cid, detail, **extra)  # type: ignore[arg-type]
 
 
-def _invalid(cid: str, err: CheckError, doc: Document | None = None) -> CitationCheck:
+def _invalid(
+    cid: str,
+    err: CheckError,
+    doc: Document | None = None,
+    span: tuple[int, int] | tuple[None, None] = (None, None),
+) -> CitationCheck:
     frag = Fragment(cid, "", doc.document_id, doc.version) if doc else None
-    return CitationCheck(cid, "invalid", errors=(err,), fragment=frag)
+    return CitationCheck(cid, "invalid", errors=(err,), fragment=frag, start=span[0], end=span[1])
 
 
 def _valid(cid: str, doc: Document, start: int, end: int, *warnings: CheckError) -> CitationCheck:
@@ -105,7 +110,7 @@ def _check_quote(
         found_at=found,
         normalized_match=quote is not None and normalise(quote) == normalise(expected),
     )
-    return _invalid(cid, err, doc)
+    return _invalid(cid, err, doc, (start, end))
 
 
 def check_citation(
@@ -207,6 +212,10 @@ def check_citations(
             errors.append(_error(CheckCode.CITATION_ID_DUPLICATE, cid, detail))
             continue
         check = check_citation(citation, cid, answer, snapshot, options)
+        if check.fragment is None and citation.references_corpus:
+            # Keep what the answer cited even when the corpus has no such document.
+            stub = Fragment(cid, "", citation.document_id, citation.document_version)
+            check = replace(check, fragment=stub)
         checks[cid] = check
         errors.extend(check.errors)
     return CitationReport(tuple(errors), checks)

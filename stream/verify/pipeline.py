@@ -84,7 +84,10 @@ def prepare(
         else:
             status = CitationStatus.REQUIRES_ENTAILMENT_CHECK
         fragments = tuple(c.fragment for c in checks if c.status == "valid" and c.fragment)
-        signals = risk_signals(claim.text, [f.text for f in fragments])
+        # Against no evidence every number is "unsupported": only say so when the claim cites
+        # nothing at all (seed 001's 80%), not when its citations failed their checks.
+        invalid_ref = status is CitationStatus.INVALID_REFERENCE
+        signals = () if invalid_ref else risk_signals(claim.text, [f.text for f in fragments])
         request = CheckRequest(claim.id, claim.text, fragments, language, signals)
         warnings = tuple(w for c in checks for w in c.warnings)
         claims.append(
