@@ -59,7 +59,7 @@ def test_importing_the_core_loads_no_io_module() -> None:
         "import sys\n"
         "before = set(sys.modules)\n"
         + "".join(f"import {m}\n" for m in modules)
-        + f"new = set(sys.modules) - before\n"
+        + "new = set(sys.modules) - before\n"
         + f"bad = sorted(m for m in new if m.split('.')[0] in {sorted(FORBIDDEN)!r})\n"
         + "print(','.join(bad))\n"
     )

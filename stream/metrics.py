@@ -1,0 +1,184 @@
+"""Prometheus metrics bundle (injectable registry), sliced by the eight version labels.
+
+Label values come from events, i.e. from producers we do not control, so every label is capped
+to a bounded number of distinct values; later newcomers are counted as `__other__`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+from stream.verify.model import Answer, AnswerResult, Ref
+
+VERSION_LABELS = (
+    "corpus",
+    "corpus_version",
+    "generator",
+    "generator_version",
+    "retriever",
+    "retriever_version",
+    "checker",
+    "checker_version",
+)
+SLICE = (*VERSION_LABELS, "mode")
+OTHER = "__other__"
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+
+
+class LabelCap:
+    """Remembers up to `cap` distinct values per label name; the rest become `__other__`."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._seen: dict[str, set[str]] = {}
+
+    def __call__(self, label: str, value: str) -> str:
+        seen = self._seen.setdefault(label, set())
+        if value in seen:
+            return value
+        if len(seen) >= self.cap:
+            return OTHER
+        seen.add(value)
+        return value
+
+
+class Metrics:
+    """Every metric citegate exports. One instance per worker; tests pass their own registry."""
+
+    def __init__(self, registry: CollectorRegistry | None = None, label_cap: int = 50) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        self.cap = LabelCap(label_cap)
+        r = self.registry
+        self.answers = Counter(
+            "citegate_answers",
+            "Answers decided, by final status.",
+            [*SLICE, "final_status"],
+            registry=r,
+        )
+        self.claims = Counter(
+            "citegate_claims",
+            "Claims verified, by verdict and support status.",
+            [*SLICE, "verdict", "support_status"],
+            registry=r,
+        )
+        self.claims_without_citation = Counter(
+            "citegate_claims_without_citation", "Claims that cite nothing.", SLICE, registry=r
+        )
+        self.citations = Counter("citegate_citations", "Citations checked.", SLICE, registry=r)
+        self.citation_errors = Counter(
+            "citegate_citation_errors",
+            "Deterministic citation errors, by code.",
+            [*SLICE, "code"],
+            registry=r,
+        )
+        self.risk_signals = Counter(
+            "citegate_risk_signals", "Risk signals raised, by code.", [*SLICE, "code"], registry=r
+        )
+        self.processing = Histogram(
+            "citegate_processing_seconds",
+            "Time from consuming an answer to its decision.",
+            SLICE,
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.checker_seconds = Histogram(
+            "citegate_checker_seconds",
+            "Semantic checker time per claim.",
+            ["checker", "checker_version"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.dead_letters = Counter(
+            "citegate_dead_letters", "Inputs refused, by reason.", ["reason"], registry=r
+        )
+        self.duplicates = Counter(
+            "citegate_duplicates_skipped",
+            "Input events skipped as duplicates of a seen event_id.",
+            registry=r,
+        )
+        self.inputs = Counter(
+            "citegate_input_events", "Input events consumed.", ["topic"], registry=r
+        )
+        self.cache_events = Counter(
+            "citegate_corpus_cache_events",
+            "Corpus cache lookups: hit, miss, eviction, negative_hit, error.",
+            ["event"],
+            registry=r,
+        )
+        self.corpus_lookup = Histogram(
+            "citegate_corpus_lookup_seconds",
+            "Corpus store query time.",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.corpus_up = Gauge(
+            "citegate_corpus_up", "1 when the last corpus lookup succeeded, else 0.", registry=r
+        )
+        self.consumer_lag = Gauge(
+            "citegate_consumer_lag",
+            "Messages behind the end of the input topic partition.",
+            ["topic", "partition"],
+            registry=r,
+        )
+        self.ready = Gauge("citegate_ready", "1 when the worker consumes and produces.", registry=r)
+
+    def slice_of(self, answer: Answer, checker: Ref, mode: str) -> dict[str, str]:
+        raw = {
+            "corpus": answer.corpus.name,
+            "corpus_version": answer.corpus.version,
+            "generator": answer.generator.name,
+            "generator_version": answer.generator.version,
+            "retriever": answer.retriever.name,
+            "retriever_version": answer.retriever.version,
+            "checker": checker.name,
+            "checker_version": checker.version,
+        }
+        labels = {k: self.cap(k, v) for k, v in raw.items()}
+        labels["mode"] = mode
+        return labels
+
+    def observe_result(
+        self, result: AnswerResult, checker: Ref, mode: str, latency_s: float | None
+    ) -> None:
+        """Count one decided answer and its claims."""
+        s = self.slice_of(result.answer, checker, mode)
+        self.answers.labels(**s, final_status=result.decision.final_status.value).inc()
+        cited = 0
+        for v in result.verdicts:
+            self.claims.labels(
+                **s, verdict=v.verdict.value, support_status=v.support_status.value
+            ).inc()
+            if not v.claim.citation_ids:
+                self.claims_without_citation.labels(**s).inc()
+            for sig in v.risk_signals:
+                self.risk_signals.labels(**s, code=sig.code.value).inc()
+            for err in v.deterministic_errors:
+                if err.code.value == "citation_unknown":
+                    self.citation_errors.labels(**s, code=err.code.value).inc()
+            cited += len(v.claim.citation_ids)
+        self.citations.labels(**s).inc(max(cited, len(result.citation_checks)))
+        for err in result.errors:
+            self.citation_errors.labels(**s, code=err.code.value).inc()
+        if latency_s is not None:
+            self.processing.labels(**s).observe(latency_s)
+
+    def cache_event(self, kind: str) -> None:
+        self.cache_events.labels(event=kind).inc()
+        if kind == "error":
+            self.corpus_up.set(0)
+
+    def corpus_lookup_seconds(self, seconds: float) -> None:
+        self.corpus_lookup.observe(seconds)
+        self.corpus_up.set(1)
+
+    def set_lag(self, lags: Mapping[tuple[str, int], int]) -> None:
+        for (topic, partition), lag in lags.items():
+            self.consumer_lag.labels(topic=topic, partition=str(partition)).set(lag)
+
+    def names(self) -> Iterable[str]:
+        """Sample names this bundle exports (for tests that check deploy/ uses real names)."""
+        for metric in self.registry.collect():
+            for sample in metric.samples:
+                yield sample.name
