@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from stream.commands import verify_cmd
+from stream.commands import corpus_cmd, verify_cmd
 
 
 def register(sub: Any) -> None:
     verify_cmd.register(sub)
+    corpus_cmd.register(sub)

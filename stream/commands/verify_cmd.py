@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -12,11 +12,14 @@ import orjson
 from tqdm import tqdm
 
 from stream.codec import answer_from_obj
+from stream.corpus.cache import citation_refs
 from stream.errors import CitegateError, InputError
+from stream.events import verify_report
 from stream.render import render_table
 from stream.verify.checkers import RulesChecker
 from stream.verify.citations import CheckOptions, DocumentSnapshot
 from stream.verify.codes import FinalStatus
+from stream.verify.model import Answer
 from stream.verify.parse import Limits
 from stream.verify.pipeline import verify_answer
 from stream.verify.policy import Policy
@@ -89,20 +92,37 @@ def _answers(data: bytes, name: str) -> tuple[bool, Iterator[tuple[int, Any]]]:
     return False, lines()
 
 
-def load_snapshot(src: str | None) -> DocumentSnapshot:
+def load_snapshot(
+    src: str | None, refs: Iterable[tuple[str, str | None]] | None = None
+) -> DocumentSnapshot:
+    """Documents for the run: a whole file corpus, or just the cited ones from a store."""
     if src is None:
         return DocumentSnapshot()
     from stream.corpus.offline import snapshot_from_source
 
-    return snapshot_from_source(src)
+    return snapshot_from_source(src, refs)
+
+
+def _decode_all(items: Iterator[tuple[int, Any]]) -> list[tuple[int, Answer | CitegateError]]:
+    parsed: list[tuple[int, Answer | CitegateError]] = []
+    for lineno, obj in items:
+        try:
+            if isinstance(obj, CitegateError):
+                raise obj
+            parsed.append((lineno, answer_from_obj(obj, Limits())))
+        except CitegateError as exc:
+            parsed.append((lineno, exc))
+    return parsed
 
 
 def run(args: argparse.Namespace) -> int:
     fmt = args.format or ("table" if sys.stdout.isatty() else "json")
-    snapshot = load_snapshot(args.corpus)
     data = _read_input(args.input)
     name = "<stdin>" if args.input == "-" else args.input
     single, items = _answers(data, name)
+    parsed = _decode_all(items)
+    refs = [r for _, a in parsed if isinstance(a, Answer) for r in citation_refs(a)]
+    snapshot = load_snapshot(args.corpus, refs)
     checker = RulesChecker()
     policy = Policy(
         frozenset(d.strip().lower() for d in args.force_review_domains.split(",") if d.strip())
@@ -110,10 +130,10 @@ def run(args: argparse.Namespace) -> int:
     options = CheckOptions(relocate_quotes=args.relocate_quotes)
     out: IO[str] = sys.stdout
     all_accepted, input_errors = True, 0
-    total = None if single else data.count(b"\n") + 1
+    total = len(parsed)
     progress = (
         tqdm(
-            items,
+            parsed,
             total=total,
             unit="answer",
             file=sys.stderr,
@@ -122,16 +142,11 @@ def run(args: argparse.Namespace) -> int:
             mininterval=0.5,
         )
         if not single
-        else items
+        else parsed
     )
-    from stream.events import verify_report
-
-    for lineno, obj in progress:
-        try:
-            if isinstance(obj, CitegateError):
-                raise obj
-            answer = answer_from_obj(obj, Limits())
-        except CitegateError as exc:
+    for lineno, answer in progress:
+        if isinstance(answer, CitegateError):
+            exc = answer
             input_errors += 1
             message = exc.message if single else f"{name}:{lineno}: {exc.message}"
             if single:

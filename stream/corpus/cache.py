@@ -1,0 +1,290 @@
+"""The cache the stream stage puts in front of a store.
+
+Answers cite the same few documents over and over, so the stage must not ask the store once per
+citation: document versions are kept in an LRU bounded by bytes of text, concurrent lookups of
+one key share one store query, and misses are remembered briefly so a burst of answers citing a
+missing document costs one query. Store outages are retried with backoff and then reported in
+`DocumentSnapshot.unavailable` (never raised), so an answer is never lost and never accepted on
+a corpus that could not be read. Nothing about an outage is cached: the next lookup asks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import TypeVar, cast
+
+from stream.corpus.store import DocumentStore
+from stream.errors import CorpusUnavailableError
+from stream.verify.citations import DocumentSnapshot
+from stream.verify.model import Answer, Document
+
+log = logging.getLogger("citegate.corpus")
+T = TypeVar("T")
+MiB = 1024 * 1024
+MAX_KEYS = 65536
+"""Bound on remembered misses and versions lists (they are small, but ids come from events)."""
+
+_COUNTERS = {
+    "hit": "hits",
+    "miss": "misses",
+    "eviction": "evictions",
+    "negative_hit": "negative_hits",
+    "error": "errors",
+    "coalesced": "coalesced",
+}
+
+
+class Outage(enum.Enum):
+    UNAVAILABLE = "unavailable"
+
+
+UNAVAILABLE = Outage.UNAVAILABLE
+
+
+def citation_refs(answer: Answer) -> tuple[tuple[str, str | None], ...]:
+    """The (document_id, version) pairs an answer cites in the corpus, for `snapshot()`."""
+    return tuple(
+        (c.document_id, c.document_version) for c in answer.citations if c.document_id is not None
+    )
+
+
+class CorpusCache:
+    """Byte-bounded LRU with request coalescing, a negative cache and retries with backoff.
+
+    Counters (`hits`, `misses`, `evictions`, `negative_hits`, `errors`, `coalesced`) are plain
+    ints; `on_event(kind)` sees the same events as they happen, `on_lookup_seconds` the duration
+    of every store call. `clock` (TTL) and `sleep` (backoff) are injectable for tests.
+    """
+
+    def __init__(
+        self,
+        store: DocumentStore,
+        *,
+        max_bytes: int = 256 * MiB,
+        negative_ttl_s: float = 5.0,
+        versions_ttl_s: float | None = None,
+        retries: int = 3,
+        backoff_s: float = 0.2,
+        max_backoff_s: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        on_event: Callable[[str], None] | None = None,
+        on_lookup_seconds: Callable[[float], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.max_bytes = max_bytes
+        self.negative_ttl_s = negative_ttl_s
+        # A versions list can grow when a new version is imported: keep it only briefly.
+        self.versions_ttl_s = negative_ttl_s if versions_ttl_s is None else versions_ttl_s
+        self.retries = max(1, retries)
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.on_event = on_event
+        self.on_lookup_seconds = on_lookup_seconds
+        self._clock = clock
+        self._sleep = sleep
+        self.hits = self.misses = self.evictions = self.negative_hits = 0
+        self.errors = self.coalesced = 0
+        self._docs: OrderedDict[tuple[str, str], tuple[Document, int]] = OrderedDict()
+        self._bytes = 0
+        self._missing: OrderedDict[tuple[str, str], float] = OrderedDict()
+        self._versions: OrderedDict[str, tuple[float, tuple[str, ...]]] = OrderedDict()
+        self._inflight: dict[Hashable, asyncio.Task[object]] = {}
+
+    @property
+    def size_bytes(self) -> int:
+        """Bytes of document text (UTF-8) held right now."""
+        return self._bytes
+
+    def stats(self) -> dict[str, int]:
+        counters = {attr: int(getattr(self, attr)) for attr in _COUNTERS.values()}
+        return {**counters, "bytes": self._bytes, "documents": len(self._docs)}
+
+    def _count(self, kind: str) -> None:
+        attr = _COUNTERS[kind]
+        setattr(self, attr, getattr(self, attr) + 1)
+        if self.on_event is not None:
+            try:
+                self.on_event(kind)
+            except Exception:
+                log.exception("corpus cache on_event hook failed")
+
+    def _observe(self, seconds: float) -> None:
+        if self.on_lookup_seconds is not None:
+            try:
+                self.on_lookup_seconds(seconds)
+            except Exception:
+                log.exception("corpus cache on_lookup_seconds hook failed")
+
+    # -- store calls: retries, coalescing ------------------------------------------------------
+
+    async def _attempts(self, call: Callable[[], Awaitable[T]]) -> T | Outage:
+        delay = self.backoff_s
+        for attempt in range(1, self.retries + 1):
+            started = time.perf_counter()
+            try:
+                result = await call()
+            except CorpusUnavailableError as exc:
+                self._observe(time.perf_counter() - started)
+                self._count("error")
+                if attempt == self.retries:
+                    log.warning("corpus store unavailable after %d attempts: %s", attempt, exc)
+                    return UNAVAILABLE
+                await self._sleep(delay)
+                delay = min(delay * 2, self.max_backoff_s)
+                continue
+            except Exception:
+                # Not an outage, but an answer must still never be lost or accepted unchecked.
+                self._observe(time.perf_counter() - started)
+                self._count("error")
+                log.exception("corpus store lookup failed")
+                return UNAVAILABLE
+            self._observe(time.perf_counter() - started)
+            return result
+        return UNAVAILABLE
+
+    async def _coalesced(self, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
+        task = self._inflight.get(key)
+        if task is None:
+            self._count("miss")
+            task = asyncio.ensure_future(load())
+            self._inflight[key] = task
+
+            def forget(done: asyncio.Task[object], key: Hashable = key) -> None:
+                if self._inflight.get(key) is done:
+                    del self._inflight[key]
+
+            task.add_done_callback(forget)
+        else:
+            self._count("coalesced")
+        # Shielded: one caller giving up must not cancel the query the others wait for.
+        return cast(T, await asyncio.shield(task))
+
+    # -- documents ----------------------------------------------------------------------------
+
+    def _admit(self, key: tuple[str, str], doc: Document) -> None:
+        size = len(doc.text.encode("utf-8"))
+        if size > self.max_bytes:
+            return
+        old = self._docs.pop(key, None)
+        if old is not None:
+            self._bytes -= old[1]
+        self._docs[key] = (doc, size)
+        self._bytes += size
+        while self._bytes > self.max_bytes:
+            _, (_, evicted) = self._docs.popitem(last=False)
+            self._bytes -= evicted
+            self._count("eviction")
+
+    def _fresh(self, expires: float) -> bool:
+        return self._clock() < expires
+
+    async def _load_doc(self, key: tuple[str, str]) -> Document | Outage | None:
+        result = await self._attempts(lambda: self.store.get(*key))
+        if result is None:
+            self._missing[key] = self._clock() + self.negative_ttl_s
+            self._missing.move_to_end(key)
+            if len(self._missing) > MAX_KEYS:
+                self._missing.popitem(last=False)
+        elif isinstance(result, Document):
+            self._missing.pop(key, None)
+            self._admit(key, result)
+        return result
+
+    async def get(self, document_id: str, version: str) -> Document | Outage | None:
+        """One document version: from memory, or one (shared) store query."""
+        key = (document_id, version)
+        cached = self._docs.get(key)
+        if cached is not None:
+            self._docs.move_to_end(key)
+            self._count("hit")
+            return cached[0]
+        expires = self._missing.get(key)
+        if expires is not None:
+            if self._fresh(expires):
+                self._count("negative_hit")
+                return None
+            del self._missing[key]
+        return await self._coalesced(("doc", *key), lambda: self._load_doc(key))
+
+    # -- versions lists -----------------------------------------------------------------------
+
+    async def _load_versions(self, document_id: str) -> tuple[str, ...] | Outage:
+        result = await self._attempts(lambda: self.store.versions(document_id))
+        if not isinstance(result, Outage):
+            ttl = self.versions_ttl_s if result else self.negative_ttl_s
+            self._versions[document_id] = (self._clock() + ttl, result)
+            self._versions.move_to_end(document_id)
+            if len(self._versions) > MAX_KEYS:
+                self._versions.popitem(last=False)
+        return result
+
+    async def versions(self, document_id: str) -> tuple[str, ...] | Outage:
+        """Every version of a document (oldest first), remembered for a few seconds."""
+        cached = self._versions.get(document_id)
+        if cached is not None:
+            expires, versions = cached
+            if self._fresh(expires):
+                self._count("hit" if versions else "negative_hit")
+                return versions
+            del self._versions[document_id]
+        return await self._coalesced(
+            ("versions", document_id), lambda: self._load_versions(document_id)
+        )
+
+    # -- what callers use ---------------------------------------------------------------------
+
+    async def snapshot(self, refs: Iterable[tuple[str, str | None]]) -> DocumentSnapshot:
+        """The documents one answer cites; outages land in `unavailable`, never raise.
+
+        `versions[id]` is the full versions list only for ids whose cited version is missing
+        (or None), which is when the checks need it to tell `document_missing` from
+        `document_version_mismatch`; otherwise it holds the cited versions that were found.
+        """
+        wanted: dict[str, set[str | None]] = {}
+        for document_id, version in refs:
+            wanted.setdefault(document_id, set()).add(version)
+        keys = sorted((i, v) for i, vs in wanted.items() for v in vs if v is not None)
+        results = await asyncio.gather(*(self.get(i, v) for i, v in keys))
+        documents: dict[tuple[str, str], Document] = {}
+        unavailable: set[str] = set()
+        need = {i for i, vs in wanted.items() if None in vs}
+        for key, result in zip(keys, results, strict=True):
+            if isinstance(result, Document):
+                documents[key] = result
+            elif result is None:
+                need.add(key[0])
+            else:
+                unavailable.add(key[0])
+        ids = sorted(need - unavailable)
+        listed = await asyncio.gather(*(self.versions(i) for i in ids))
+        versions: dict[str, tuple[str, ...]] = {}
+        for document_id, listing in zip(ids, listed, strict=True):
+            if isinstance(listing, Outage):
+                unavailable.add(document_id)
+            else:
+                versions[document_id] = listing
+        for document_id, version in documents:
+            have = versions.get(document_id, ())
+            if version not in have:  # found, so it exists even if the list was stale
+                versions[document_id] = (*have, version)
+        documents = {k: d for k, d in documents.items() if k[0] not in unavailable}
+        versions = {k: v for k, v in versions.items() if k not in unavailable}
+        return DocumentSnapshot(documents, versions, frozenset(unavailable))
+
+    async def latest(self, document_id: str) -> Document | None:
+        """The newest version (for replay); raises `CorpusUnavailableError` after the retries."""
+        versions = await self.versions(document_id)
+        if isinstance(versions, Outage):
+            raise CorpusUnavailableError(f"corpus store unavailable for {document_id!r}")
+        if not versions:
+            return None
+        doc = await self.get(document_id, versions[-1])
+        if isinstance(doc, Outage):
+            raise CorpusUnavailableError(f"corpus store unavailable for {document_id!r}")
+        return doc

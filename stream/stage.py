@@ -1,0 +1,176 @@
+"""The stage's per-answer work, independent of how records arrive (Faust, aiokafka, replay).
+
+`Stage.process` turns one input record into the ordered output records for it: all claim
+verdicts, then the decision — or one dead letter, or nothing for a duplicate. Transport code
+sends them and commits; this module never touches Kafka.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from stream.codec import decode_answer, encode
+from stream.dedup import SeenEvents
+from stream.errors import InputError
+from stream.events import (
+    Envelope,
+    Source,
+    claim_verdict_event,
+    dead_letter_event,
+    decision_event,
+)
+from stream.metrics import Metrics
+from stream.settings import Settings
+from stream.verify.checkers import Checker
+from stream.verify.citations import CheckOptions, DocumentSnapshot
+from stream.verify.codes import InputCode
+from stream.verify.model import Answer, AnswerResult
+from stream.verify.parse import Limits
+from stream.verify.pipeline import finish, prepare, run_checker
+from stream.verify.policy import Policy
+
+log = logging.getLogger("citegate.stage")
+
+
+class SnapshotSource(Protocol):
+    """Where the stage gets documents: the corpus cache in production."""
+
+    async def snapshot(self, refs: Iterable[tuple[str, str | None]]) -> DocumentSnapshot: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One consumed input record."""
+
+    value: bytes | None
+    key: bytes | None
+    source: Source
+    received_at: float = field(default_factory=time.monotonic)
+
+
+@dataclass(frozen=True, slots=True)
+class OutRecord:
+    topic: str
+    key: bytes | None
+    value: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What to send for one input, in order: `verdicts`, then `decisions`, then `dead_letters`."""
+
+    kind: Literal["decision", "dead_letter", "duplicate"]
+    verdicts: tuple[OutRecord, ...] = ()
+    decisions: tuple[OutRecord, ...] = ()
+    dead_letters: tuple[OutRecord, ...] = ()
+    event_id: str | None = None
+    result: AnswerResult | None = None
+
+
+def input_event_id(answer: Answer, raw: bytes) -> str:
+    """The producer's event id, or a digest of the bytes for producers that send none."""
+    return answer.event_id or "sha256:" + hashlib.sha256(raw).hexdigest()[:32]
+
+
+class Stage:
+    """Verification for the stream: decode → dedup → corpus snapshot → verify → encode."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        corpus: SnapshotSource,
+        checker: Checker,
+        metrics: Metrics,
+        seen: SeenEvents,
+        *,
+        mode: str = "live",
+        replay_id: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.corpus = corpus
+        self.checker = checker
+        self.metrics = metrics
+        self.seen = seen
+        self.mode = mode
+        self.replay_id = replay_id
+        self.limits = Limits(settings.max_claims, settings.max_citations_per_claim)
+        self.policy = Policy(settings.force_review_domains)
+        self.options = CheckOptions(relocate_quotes=settings.relocate_quotes)
+
+    def dead_letter(self, record: Record, reason: str, message: str) -> Outcome:
+        self.metrics.dead_letters.labels(reason=reason).inc()
+        event = dead_letter_event(reason, message, record.value or b"", record.source, record.key)
+        out = OutRecord(self.settings.topic_dlq, record.key, encode(event))
+        return Outcome("dead_letter", dead_letters=(out,), event_id=event["event_id"])
+
+    async def process(self, record: Record) -> Outcome:
+        """Never raises for bad input or a failing corpus: every record gets an outcome."""
+        raw = record.value or b""
+        self.metrics.inputs.labels(topic=record.source.topic or "").inc()
+        try:
+            answer = decode_answer(
+                raw, self.settings.max_event_bytes, self.limits, require_ids=True
+            )
+        except InputError as exc:
+            return self.dead_letter(record, exc.code, exc.message)
+        event_id = input_event_id(answer, raw)
+        if self.seen.contains(event_id):
+            self.metrics.duplicates.inc()
+            return Outcome("duplicate", event_id=event_id)
+        try:
+            result = await self.verify(answer)
+        except Exception as exc:
+            log.exception("processing failed for answer %s", answer.answer_id)
+            return self.dead_letter(
+                record,
+                InputCode.PROCESSING_FAILED,
+                f"processing failed: {type(exc).__name__}: {exc}",
+            )
+        latency = time.monotonic() - record.received_at
+        env = Envelope(record.source, self.replay_id, round(latency, 6), self.mode)
+        self.metrics.observe_result(result, self.checker.ref, self.mode, latency)
+        key = (answer.answer_id or "").encode("utf-8")
+        verdicts = tuple(
+            OutRecord(
+                self.settings.topic_verdicts, key, encode(claim_verdict_event(result, v, env))
+            )
+            for v in result.verdicts
+        )
+        decision = OutRecord(
+            self.settings.topic_decisions,
+            key,
+            encode(decision_event(result, self.checker.ref, env)),
+        )
+        return Outcome("decision", verdicts, (decision,), event_id=event_id, result=result)
+
+    async def verify(self, answer: Answer) -> AnswerResult:
+        refs = [
+            (c.document_id, c.document_version)
+            for c in answer.citations
+            if c.document_id is not None
+        ]
+        snapshot = await self.corpus.snapshot(refs) if refs else DocumentSnapshot()
+        prepared = prepare(answer, snapshot, self.options)
+        started = time.perf_counter()
+        results = run_checker(self.checker, prepared.requests)
+        if prepared.requests:
+            per_claim = (time.perf_counter() - started) / len(prepared.requests)
+            ref = self.checker.ref
+            hist = self.metrics.checker_seconds.labels(
+                checker=ref.name, checker_version=ref.version
+            )
+            for _ in prepared.requests:
+                hist.observe(per_claim)
+        return finish(prepared, results, self.checker.ref, self.policy)
+
+
+def ordered(outcomes: Sequence[Outcome]) -> tuple[list[OutRecord], list[OutRecord]]:
+    """Split a batch into two waves: verdicts + dead letters first, decisions after them."""
+    first = [r for o in outcomes for r in (*o.verdicts, *o.dead_letters)]
+    second = [r for o in outcomes for r in o.decisions]
+    return first, second
