@@ -42,7 +42,7 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Final, TypeVar
@@ -136,7 +136,7 @@ def _run_sync(factory: Callable[[], Coroutine[Any, Any, _T]]) -> _T:
     def target() -> None:
         try:
             result.append(asyncio.run(factory()))
-        except BaseException as exc:  # re-raised in the calling thread
+        except BaseException as exc:  # noqa: BLE001 — re-raised in the calling thread
             error.append(exc)
 
     thread = threading.Thread(target=target, name="embedded-broker-probe", daemon=True)
@@ -468,12 +468,14 @@ class EmbeddedBroker:
 
 
 async def create_topics(
-    bootstrap: str,
+    bootstrap: str | list[str],
     names: Iterable[str],
     partitions: int,
     *,
     replication_factor: int = 1,
     timeout_ms: int = 10_000,
+    configs: Mapping[str, str] | None = None,
+    **client_kwargs: Any,
 ) -> list[str]:
     """Create *names* with *partitions* partitions each; existing topics are fine.
 
@@ -484,12 +486,17 @@ async def create_topics(
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return []
-    admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=timeout_ms)
+    admin = AIOKafkaAdminClient(
+        bootstrap_servers=bootstrap, request_timeout_ms=timeout_ms, **client_kwargs
+    )
     await admin.start()
     try:
         try:
             response = await admin.create_topics(
-                [NewTopic(n, partitions, replication_factor) for n in wanted],
+                [
+                    NewTopic(n, partitions, replication_factor, topic_configs=dict(configs or {}))
+                    for n in wanted
+                ],
                 timeout_ms=timeout_ms,
             )
         except TopicAlreadyExistsError:

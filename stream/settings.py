@@ -66,6 +66,19 @@ class Settings:
     topic_replay: str = field(
         default="rag.decisions.replay", metadata=_env("TOPIC_REPLAY", "output topic of replays")
     )
+    session_timeout_ms: int = field(
+        default=6000,
+        metadata=_env(
+            "SESSION_TIMEOUT_MS",
+            "consumer group session timeout; a dead worker's partitions move after it",
+        ),
+    )
+    batch_max_records: int = field(
+        default=500,
+        metadata=_env(
+            "BATCH_MAX_RECORDS", "records per consume batch (outputs acked, then offsets committed)"
+        ),
+    )
     partitions: int = field(
         default=4, metadata=_env("PARTITIONS", "partitions for topics the stage creates")
     )

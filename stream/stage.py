@@ -101,6 +101,12 @@ class Stage:
         self.limits = Limits(settings.max_claims, settings.max_citations_per_claim)
         self.policy = Policy(settings.force_review_domains)
         self.options = CheckOptions(relocate_quotes=settings.relocate_quotes)
+        self.inflight: set[str] = set()
+        """Event ids processed but not yet in the durable index (same-batch duplicates)."""
+
+    def settle(self) -> None:
+        """The batch is durable (marked) or abandoned (rewound): forget in-flight ids."""
+        self.inflight.clear()
 
     def dead_letter(self, record: Record, reason: str, message: str) -> Outcome:
         self.metrics.dead_letters.labels(reason=reason).inc()
@@ -119,9 +125,10 @@ class Stage:
         except InputError as exc:
             return self.dead_letter(record, exc.code, exc.message)
         event_id = input_event_id(answer, raw)
-        if self.seen.contains(event_id):
+        if event_id in self.inflight or self.seen.contains(event_id):
             self.metrics.duplicates.inc()
             return Outcome("duplicate", event_id=event_id)
+        self.inflight.add(event_id)
         try:
             result = await self.verify(answer)
         except Exception as exc:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from stream.commands import corpus_cmd, verify_cmd
+from stream.commands import corpus_cmd, demo_cmd, kafka_cmd, verify_cmd, worker_cmd
 
 
 def register(sub: Any) -> None:
     verify_cmd.register(sub)
     corpus_cmd.register(sub)
+    worker_cmd.register(sub)
+    kafka_cmd.register(sub)
+    demo_cmd.register(sub)

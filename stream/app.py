@@ -1,0 +1,191 @@
+"""The Faust app: worker lifecycle, the web endpoints, and the stage service.
+
+Faust hosts the worker (signals, logging, start/stop ordering, the web server for `/metrics`,
+`/healthz`, `/readyz`). The per-answer hot path is a plain aiokafka batch loop owned by a Faust
+service: measured on the embedded broker, a Faust agent that awaits each delivery moved ~970
+events/s and the batch loop ~25,800 — and the loop's commits are explicit, after the outputs
+are acknowledged, which is what at-least-once needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import faust
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+from mode import Service
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+from stream.corpus.cache import CorpusCache
+from stream.corpus.store import DocumentStore, open_store
+from stream.dedup import SeenEvents
+from stream.kafka import consumer_kwargs, producer_kwargs
+from stream.loop import StageLoop
+from stream.metrics import Metrics
+from stream.seen_log import SeenLog
+from stream.settings import Settings
+from stream.stage import Stage
+from stream.verify.checkers import RulesChecker
+
+log = logging.getLogger("citegate.app")
+
+
+def seen_topic(settings: Settings) -> str:
+    return f"{settings.group_id}.seen-events"
+
+
+def topic_specs(settings: Settings) -> list[tuple[str, dict[str, str]]]:
+    """Every topic the worker needs, with the configs a real cluster should apply."""
+    window_ms = str(max(settings.dedup_window_s * 2000, 3_600_000))
+    return [
+        (settings.topic_answers, {}),
+        (settings.topic_verdicts, {}),
+        (settings.topic_decisions, {}),
+        (settings.topic_dlq, {}),
+        (seen_topic(settings), {"cleanup.policy": "compact,delete", "retention.ms": window_ms}),
+    ]
+
+
+class StageService(Service):
+    """Starts store, cache, Kafka clients and the duplicate index, then runs the loop."""
+
+    def __init__(
+        self, settings: Settings, bootstrap: list[str], metrics: Metrics, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.settings = settings
+        self.bootstrap = bootstrap
+        self.metrics = metrics
+        self.store: DocumentStore | None = None
+        self.producer: AIOKafkaProducer | None = None
+        self.consumer: AIOKafkaConsumer | None = None
+        self.seen_log: SeenLog | None = None
+        self.loop_: StageLoop | None = None
+        self._loop_task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+
+    async def on_start(self) -> None:
+        from stream.broker import create_topics
+        from stream.kafka import security_kwargs
+
+        s = self.settings
+        for name, configs in topic_specs(s):
+            await create_topics(
+                self.bootstrap, [name], s.partitions, configs=configs, **security_kwargs(s)
+            )
+        self.store = open_store(s.store)
+        cache = CorpusCache(
+            self.store,
+            max_bytes=s.cache_bytes,
+            negative_ttl_s=s.negative_cache_s,
+            retries=s.corpus_retries,
+            backoff_s=s.corpus_backoff_s,
+            on_event=self.metrics.cache_event,
+            on_lookup_seconds=self.metrics.corpus_lookup_seconds,
+        )
+        self.producer = AIOKafkaProducer(**producer_kwargs(s, self.bootstrap))
+        await self.producer.start()
+        ckw = consumer_kwargs(s, self.bootstrap)
+        seen = SeenEvents(s.dedup_window_s)
+        self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw)
+        restored = await self.seen_log.restore()
+        log.info("duplicate index restored: %d event ids", restored)
+        stage = Stage(s, cache, RulesChecker(), self.metrics, seen)
+        self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
+        await self.consumer.start()
+        self.loop_ = StageLoop(
+            stage,
+            self.consumer,
+            self.producer,
+            self.seen_log,
+            self.metrics,
+            batch_max_records=s.batch_max_records,
+        )
+        self._loop_task = asyncio.create_task(self._run())
+        self.ready.set()
+        self.metrics.ready.set(1)
+        log.info("citegate stage consuming %s as group %s", s.topic_answers, s.group_id)
+
+    async def _run(self) -> None:
+        assert self.loop_ is not None
+        try:
+            await self.loop_.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("stage loop died; the worker stops so it can be restarted")
+            self.metrics.ready.set(0)
+            await self.crash_worker()
+
+    async def crash_worker(self) -> None:
+        self.metrics.ready.set(0)
+        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self.stop()))
+
+    async def on_stop(self) -> None:
+        self.metrics.ready.set(0)
+        if self.loop_ is not None:
+            self.loop_.stop()
+        if self._loop_task is not None:
+            self._loop_task.cancel()
+            await asyncio.gather(self._loop_task, return_exceptions=True)
+        stoppers = [
+            self.consumer.stop if self.consumer else None,
+            self.seen_log.stop if self.seen_log else None,
+            self.producer.stop if self.producer else None,
+            self.store.close if self.store else None,
+        ]
+        for stop in stoppers:
+            if stop is None:
+                continue
+            try:
+                await stop()
+            except Exception:
+                log.exception("error while stopping %r", stop)
+
+    @property
+    def healthy(self) -> bool:
+        return self._loop_task is None or not self._loop_task.done()
+
+
+def build_app(
+    settings: Settings,
+    bootstrap: list[str],
+    metrics: Metrics | None = None,
+) -> tuple[faust.App, StageService]:
+    metrics = metrics or Metrics(label_cap=settings.label_cap)
+    app = faust.App(
+        f"{settings.group_id}-worker",
+        broker=[f"kafka://{h}" for h in bootstrap],
+        store="memory://",
+        web_enabled=True,
+        web_host=settings.web_host,
+        web_port=settings.web_port,
+        web_bind=settings.web_host,
+        producer_acks=-1,
+        broker_session_timeout=max(2.0, settings.session_timeout_ms / 1000),
+        broker_heartbeat_interval=0.3,
+        broker_rebalance_timeout=5.0,
+        topic_partitions=settings.partitions,
+        consumer_auto_offset_reset="earliest",
+    )
+    service = StageService(settings, bootstrap, metrics)
+
+    @app.page("/metrics")
+    async def metrics_page(web: Any, request: Any) -> Any:
+        # aiohttp wants the charset separately from the content type.
+        content_type = CONTENT_TYPE_LATEST.split(";", 1)[0] + "; version=0.0.4"
+        return web.bytes(generate_latest(metrics.registry), content_type=content_type)
+
+    @app.page("/healthz")
+    async def healthz(web: Any, request: Any) -> Any:
+        status = 200 if service.healthy else 503
+        return web.json({"status": "ok" if status == 200 else "failed"}, status=status)
+
+    @app.page("/readyz")
+    async def readyz(web: Any, request: Any) -> Any:
+        ready = service.ready.is_set() and service.healthy
+        return web.json({"ready": ready}, status=200 if ready else 503)
+
+    return app, service

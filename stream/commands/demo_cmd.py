@@ -1,0 +1,255 @@
+"""`citegate demo` (what `make demo` runs): the whole stage end to end on the embedded broker.
+
+Starts the embedded broker, imports the built-in multilingual corpus into SQLite, starts a real
+worker process, produces sample answers (both seed examples among them, plus a malformed event
+and a redelivered duplicate), waits for every decision, and prints what happened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import orjson
+from aiokafka import AIOKafkaConsumer, TopicPartition
+
+from stream.broker import EmbeddedBroker, find_free_port
+from stream.commands.kafka_cmd import produce
+from stream.corpus.jsonfile import iter_documents
+from stream.corpus.store import open_store
+from stream.errors import CitegateError
+from stream.render import clip, table
+from stream.settings import Settings
+
+DEMO_FORCE_REVIEW = "medical,legal"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("demo", help="run the stage end to end on the embedded broker")
+    p.add_argument("--keep-running", action="store_true", help="leave broker and worker up")
+    p.add_argument("--web-port", type=int, default=None, help="worker /metrics port")
+    p.add_argument("--workdir", default=".citegate/demo", help="where the SQLite corpus goes")
+    p.add_argument("--timeout", type=float, default=90.0, help="give up after this many seconds")
+    p.set_defaults(handler=run)
+
+
+def demo_file(name: str) -> bytes:
+    return resources.files("stream").joinpath("demo", name).read_bytes()
+
+
+def demo_answers() -> list[dict[str, Any]]:
+    return [orjson.loads(line) for line in demo_file("answers.jsonl").splitlines() if line]
+
+
+async def import_corpus(store_url: str, path: Path) -> tuple[int, int]:
+    store = open_store(store_url)
+    try:
+        return await store.put_many(iter_documents(path))
+    finally:
+        await store.close()
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise CitegateError(
+                f"the worker exited with code {proc.returncode} before it was ready"
+            )
+        try:
+            with urllib.request.urlopen(url, timeout=1) as resp:  # noqa: S310 — loopback only
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise CitegateError(f"the worker was not ready within {timeout:.0f}s")
+
+
+async def collect(
+    bootstrap: str, topics: Iterable[str], until: Any, wait_s: float
+) -> dict[str, list[dict[str, Any]]]:
+    """Read topics from the beginning until `until(events)` is true or the timeout passes."""
+    consumer = AIOKafkaConsumer(
+        bootstrap_servers=bootstrap,
+        group_id=None,
+        enable_auto_commit=False,
+        auto_offset_reset="earliest",
+    )
+    await consumer.start()
+    events: dict[str, list[dict[str, Any]]] = {t: [] for t in topics}
+    try:
+        tps = [
+            TopicPartition(t, p)
+            for t in topics
+            for p in sorted(consumer.partitions_for_topic(t) or {0})
+        ]
+        consumer.assign(tps)
+        await consumer.seek_to_beginning(*tps)
+        deadline = time.monotonic() + wait_s
+        while not until(events) and time.monotonic() < deadline:
+            for tp, records in (await consumer.getmany(timeout_ms=300)).items():
+                events[tp.topic].extend(orjson.loads(r.value) for r in records)
+    finally:
+        await consumer.stop()
+    return events
+
+
+def report(
+    answers: list[dict[str, Any]], events: dict[str, list[dict[str, Any]]], settings: Settings
+) -> str:
+    verdicts = events[settings.topic_verdicts]
+    decisions = {d["answer_id"]: d for d in events[settings.topic_decisions]}
+    lines = []
+    rows = []
+    for a in answers:
+        d = decisions.get(a["answer_id"])
+        if d is None:
+            continue
+        for v in (v for v in verdicts if v["answer_id"] == a["answer_id"]):
+            signals = ", ".join(f"{s['code']}({s['detail']})" for s in v["risk_signals"])
+            rows.append(
+                [
+                    a["answer_id"],
+                    a.get("language", "?"),
+                    v["claim_id"],
+                    v["verdict"],
+                    v["support_status"],
+                    clip(v["text"], 40),
+                    clip(signals, 34) or "-",
+                    d["final_status"],
+                ]
+            )
+    lines.append(
+        table(
+            ["answer", "lang", "claim", "verdict", "support", "text", "signals", "decision"], rows
+        )
+    )
+    mix = Counter(d["final_status"] for d in decisions.values())
+    lines.append("\ndecision mix: " + ", ".join(f"{k}={mix[k]}" for k in sorted(mix)))
+    slices: dict[tuple[str, str, str, str], Counter[str]] = {}
+    for v in verdicts:
+        key = (
+            f"{v['generator']['name']}@{v['generator']['version']}",
+            f"{v['retriever']['name']}@{v['retriever']['version']}",
+            f"{v['corpus']['name']}@{v['corpus']['version']}",
+            f"{v['checker']['name']}@{v['checker']['version']}",
+        )
+        slices.setdefault(key, Counter())[v["verdict"]] += 1
+    dec_slices: dict[tuple[str, str, str, str], Counter[str]] = {}
+    for d in decisions.values():
+        key = (
+            f"{d['generator']['name']}@{d['generator']['version']}",
+            f"{d['retriever']['name']}@{d['retriever']['version']}",
+            f"{d['corpus']['name']}@{d['corpus']['version']}",
+            f"{d['checker']['name']}@{d['checker']['version']}",
+        )
+        dec_slices.setdefault(key, Counter())[d["final_status"]] += 1
+    srows = []
+    for key in sorted(set(slices) | set(dec_slices)):
+        vc, dc = slices.get(key, Counter()), dec_slices.get(key, Counter())
+        srows.append(
+            [
+                *key,
+                " ".join(f"{k}={vc[k]}" for k in sorted(vc)),
+                " ".join(f"{k}={dc[k]}" for k in sorted(dc)),
+            ]
+        )
+    lines.append("\nby version slice (the numbers the Grafana dashboard shows):")
+    lines.append(
+        table(["generator", "retriever", "corpus", "checker", "verdicts", "decisions"], srows)
+    )
+    dlq = events[settings.topic_dlq]
+    lines.append(
+        "\ndead letters: "
+        + (", ".join(f"{d['reason']} (offset {d['source']['offset']})" for d in dlq) or "none")
+    )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    workdir = Path(args.workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    store = f"sqlite:///{(workdir / 'corpus.db').resolve()}"
+    corpus = workdir / "corpus.jsonl"
+    corpus.write_bytes(demo_file("corpus.jsonl"))
+    inserted, unchanged = asyncio.run(import_corpus(store, corpus))
+    print(f"corpus: {inserted} documents imported, {unchanged} unchanged -> {store}")
+    web_port = args.web_port or find_free_port()
+    with EmbeddedBroker() as broker:
+        print(f"embedded broker: {broker.url} (memory only)")
+        env = {
+            **os.environ,
+            "CITEGATE_FORCE_REVIEW_DOMAINS": DEMO_FORCE_REVIEW,
+            "CITEGATE_SESSION_TIMEOUT_MS": "2000",
+            "CITEGATE_LOG_LEVEL": "warning",
+        }
+        cmd = [
+            sys.executable,
+            "-m",
+            "stream.cli",
+            "worker",
+            "--broker",
+            broker.url,
+            "--store",
+            store,
+            "--web-port",
+            str(web_port),
+        ]
+        worker = subprocess.Popen(cmd, env=env)
+        try:
+            wait_ready(f"http://127.0.0.1:{web_port}/readyz", worker, args.timeout)
+            print(
+                f"worker ready after {time.monotonic() - started:.1f}s; "
+                f"metrics at http://127.0.0.1:{web_port}/metrics"
+            )
+            settings = Settings.from_env({}, broker=broker.url)
+            answers = demo_answers()
+            payloads = [(a["answer_id"].encode(), orjson.dumps(a)) for a in answers]
+            payloads.append((b"demo-broken", b'{"answer": "unterminated'))
+            payloads.append((answers[1]["answer_id"].encode(), orjson.dumps(answers[1])))
+            asyncio.run(produce(settings, settings.topic_answers, payloads))
+            print(f"produced {len(answers)} answers, 1 malformed event, 1 duplicate delivery")
+            topics = [settings.topic_verdicts, settings.topic_decisions, settings.topic_dlq]
+
+            def done(ev: dict[str, list[dict[str, Any]]]) -> bool:
+                return (
+                    len({d["answer_id"] for d in ev[settings.topic_decisions]}) >= len(answers)
+                    and len(ev[settings.topic_dlq]) >= 1
+                )
+
+            remaining = max(5.0, args.timeout - (time.monotonic() - started))
+            events = asyncio.run(collect(broker.bootstrap, topics, done, remaining))
+            print(report(answers, events, settings))
+            decided = len({d["answer_id"] for d in events[settings.topic_decisions]})
+            dupes = len(events[settings.topic_decisions]) - decided
+            print(
+                f"\n{decided}/{len(answers)} answers decided, {dupes} duplicate decisions, "
+                f"in {time.monotonic() - started:.1f}s"
+            )
+            if args.keep_running:
+                print("keeping the broker and worker up; Ctrl-C to stop")
+                with contextlib.suppress(KeyboardInterrupt):
+                    worker.wait()
+            return 0 if decided == len(answers) else 1
+        finally:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGTERM)
+                try:
+                    worker.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+                    worker.wait()
