@@ -18,6 +18,7 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from mode import Service
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from stream.checker_factory import make_checker
 from stream.corpus.cache import CorpusCache
 from stream.corpus.store import DocumentStore, open_store
 from stream.dedup import SeenEvents
@@ -27,7 +28,6 @@ from stream.metrics import Metrics
 from stream.seen_log import SeenLog
 from stream.settings import Settings
 from stream.stage import Stage
-from stream.verify.checkers import RulesChecker
 
 log = logging.getLogger("citegate.app")
 
@@ -92,7 +92,7 @@ class StageService(Service):
         self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw)
         restored = await self.seen_log.restore()
         log.info("duplicate index restored: %d event ids", restored)
-        stage = Stage(s, cache, RulesChecker(), self.metrics, seen)
+        stage = Stage(s, cache, make_checker(s.checker), self.metrics, seen)
         self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
         await self.consumer.start()
         self.loop_ = StageLoop(

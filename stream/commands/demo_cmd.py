@@ -209,9 +209,16 @@ def run(args: argparse.Namespace) -> int:
             "--web-port",
             str(web_port),
         ]
-        worker = subprocess.Popen(cmd, env=env)
+        log_path = workdir / "worker.log"
+        with log_path.open("wb") as log_file:
+            worker = subprocess.Popen(cmd, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+        print(f"worker log: {log_path}")
         try:
-            wait_ready(f"http://127.0.0.1:{web_port}/readyz", worker, args.timeout)
+            try:
+                wait_ready(f"http://127.0.0.1:{web_port}/readyz", worker, args.timeout)
+            except CitegateError:
+                sys.stderr.write(log_path.read_text("utf-8", "replace")[-3000:])
+                raise
             print(
                 f"worker ready after {time.monotonic() - started:.1f}s; "
                 f"metrics at http://127.0.0.1:{web_port}/metrics"
