@@ -31,7 +31,7 @@ def test_every_citegate_variable_used_in_code_is_declared_once() -> None:
     assert used - set(declared) - test_only == set()
 
 
-@pytest.mark.parametrize("field", [f for f in fields(Settings)], ids=lambda f: f.name)
+@pytest.mark.parametrize("field", list(fields(Settings)), ids=lambda f: f.name)
 def test_each_variable_is_parsed(field: object) -> None:
     f = field
     env_name = f.metadata["env"]  # type: ignore[attr-defined]
@@ -105,7 +105,7 @@ def test_metrics_carry_all_eight_version_labels_and_cap_them() -> None:
         result = verify_answer(answer, docs, RulesChecker())
         metrics.observe_result(result, Ref("rules", "rules-1.0"), "live", 0.01)
     text = generate_latest(registry).decode()
-    line = next(l for l in text.splitlines() if l.startswith("citegate_answers_total{"))
+    line = next(x for x in text.splitlines() if x.startswith("citegate_answers_total{"))
     for label in VERSION_LABELS:
         assert f'{label}="' in line
     generators = set(re.findall(r'citegate_answers_total\{[^}]*generator="([^"]+)"', text))
