@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 from typing import Any
 
 import faust
@@ -65,8 +67,14 @@ class StageService(Service):
         self.loop_: StageLoop | None = None
         self._loop_task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
+        self.failed = False
 
     async def on_start(self) -> None:
+        # Set up in the background: Faust starts its web server only after this returns, and
+        # /healthz must answer while the consumer waits for its group join.
+        self._loop_task = asyncio.create_task(self._run())
+
+    async def _setup(self) -> StageLoop:
         from stream.broker import create_topics
         from stream.kafka import security_kwargs
 
@@ -95,7 +103,7 @@ class StageService(Service):
         stage = Stage(s, cache, make_checker(s.checker), self.metrics, seen)
         self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
         await self.consumer.start()
-        self.loop_ = StageLoop(
+        return StageLoop(
             stage,
             self.consumer,
             self.producer,
@@ -103,25 +111,26 @@ class StageService(Service):
             self.metrics,
             batch_max_records=s.batch_max_records,
         )
-        self._loop_task = asyncio.create_task(self._run())
-        self.ready.set()
-        self.metrics.ready.set(1)
-        log.info("citegate stage consuming %s as group %s", s.topic_answers, s.group_id)
 
     async def _run(self) -> None:
-        assert self.loop_ is not None
         try:
+            self.loop_ = await self._setup()
+            self.ready.set()
+            self.metrics.ready.set(1)
+            log.info(
+                "citegate stage consuming %s as group %s",
+                self.settings.topic_answers,
+                self.settings.group_id,
+            )
             await self.loop_.run()
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("stage loop died; the worker stops so it can be restarted")
+            log.exception("the stage failed; stopping the worker so it can be restarted")
+            self.failed = True
             self.metrics.ready.set(0)
-            await self.crash_worker()
-
-    async def crash_worker(self) -> None:
-        self.metrics.ready.set(0)
-        asyncio.get_running_loop().call_soon(lambda: asyncio.ensure_future(self.stop()))
+            # Exit the whole process (non-zero, see runner) so a supervisor restarts it.
+            os.kill(os.getpid(), signal.SIGTERM)
 
     async def on_stop(self) -> None:
         self.metrics.ready.set(0)
@@ -146,7 +155,8 @@ class StageService(Service):
 
     @property
     def healthy(self) -> bool:
-        return self._loop_task is None or not self._loop_task.done()
+        """Alive while setting up or consuming; false once the stage has failed."""
+        return not self.failed and (self._loop_task is None or not self._loop_task.done())
 
 
 def build_app(

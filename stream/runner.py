@@ -36,4 +36,6 @@ def run_worker(settings: Settings) -> int:
         try:
             worker.execute_from_commandline()
         except SystemExit as exc:
+            if service.failed:
+                return 1
             return int(exc.code or 0) if not isinstance(exc.code, str) else 1

@@ -183,8 +183,8 @@ class Settings:
         ):
             if getattr(self, name) < 1:
                 raise UsageError(f"{name} must be at least 1")
-        if not 0 <= self.web_port <= 65535:
-            raise UsageError("web_port must be 0..65535")
+        if not 1 <= self.web_port <= 65535:
+            raise UsageError("web_port must be 1..65535")
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
