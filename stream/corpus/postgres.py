@@ -38,6 +38,7 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, cannot connect now
     asyncpg.exceptions.InsufficientResourcesError,  # too many connections
     asyncpg.InterfaceError,  # "connection is closed", "pool is closing"
+    asyncpg.exceptions.InternalClientError,  # protocol state broken by a killed backend
 )
 
 
@@ -130,6 +131,10 @@ class PostgresStore:
             except _UNAVAILABLE as exc:
                 if attempt == 2 or self._closed:
                     raise self._unavailable(exc) from None
+                if self._pool is not None:
+                    # One dead connection usually means all of them (server restart, backend
+                    # termination): have the pool replace every idle one before the retry.
+                    await self._pool.expire_connections()
                 log.warning("corpus store %s: %s; retrying once", self._shown, type(exc).__name__)
             except asyncpg.PostgresError as exc:
                 raise CorpusError(f"PostgreSQL store {self._shown}: {exc}") from None
