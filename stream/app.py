@@ -100,7 +100,7 @@ class StageService(Service):
         self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw)
         restored = await self.seen_log.restore()
         log.info("duplicate index restored: %d event ids", restored)
-        stage = Stage(s, cache, make_checker(s.checker), self.metrics, seen)
+        stage = Stage(s, cache, make_checker(s.checker, s), self.metrics, seen)
         self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
         await self.consumer.start()
         return StageLoop(

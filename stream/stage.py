@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from stream.checking import AsyncChecker
 from stream.codec import decode_answer, encode
 from stream.dedup import SeenEvents
 from stream.errors import InputError
@@ -26,12 +27,11 @@ from stream.events import (
 )
 from stream.metrics import Metrics
 from stream.settings import Settings
-from stream.verify.checkers import Checker
 from stream.verify.citations import CheckOptions, DocumentSnapshot
 from stream.verify.codes import InputCode
 from stream.verify.model import Answer, AnswerResult
 from stream.verify.parse import Limits
-from stream.verify.pipeline import finish, prepare, run_checker
+from stream.verify.pipeline import finish, prepare
 from stream.verify.policy import Policy
 
 log = logging.getLogger("citegate.stage")
@@ -84,7 +84,7 @@ class Stage:
         self,
         settings: Settings,
         corpus: SnapshotSource,
-        checker: Checker,
+        checker: AsyncChecker,
         metrics: Metrics,
         seen: SeenEvents,
         *,
@@ -164,7 +164,7 @@ class Stage:
         snapshot = await self.corpus.snapshot(refs) if refs else DocumentSnapshot()
         prepared = prepare(answer, snapshot, self.options)
         started = time.perf_counter()
-        results = run_checker(self.checker, prepared.requests)
+        results = await self.checker.check_many(prepared.requests)
         if prepared.requests:
             per_claim = (time.perf_counter() - started) / len(prepared.requests)
             ref = self.checker.ref
