@@ -21,6 +21,7 @@ from mode import Service
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from stream.checker_factory import make_checker
+from stream.checking import AsyncChecker
 from stream.corpus.cache import CorpusCache
 from stream.corpus.store import DocumentStore, open_store
 from stream.dedup import SeenEvents
@@ -65,6 +66,7 @@ class StageService(Service):
         self.consumer: AIOKafkaConsumer | None = None
         self.seen_log: SeenLog | None = None
         self.loop_: StageLoop | None = None
+        self.checker: AsyncChecker | None = None
         self._loop_task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.failed = False
@@ -100,7 +102,8 @@ class StageService(Service):
         self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw)
         restored = await self.seen_log.restore()
         log.info("duplicate index restored: %d event ids", restored)
-        stage = Stage(s, cache, make_checker(s.checker, s), self.metrics, seen)
+        self.checker = make_checker(s.checker, s, self.metrics)
+        stage = Stage(s, cache, self.checker, self.metrics, seen)
         self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
         await self.consumer.start()
         return StageLoop(
@@ -144,6 +147,7 @@ class StageService(Service):
             self.seen_log.stop if self.seen_log else None,
             self.producer.stop if self.producer else None,
             self.store.close if self.store else None,
+            self.checker.close if self.checker else None,
         ]
         for stop in stoppers:
             if stop is None:

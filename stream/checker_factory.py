@@ -1,15 +1,66 @@
-"""Checker selection from settings (`CITEGATE_CHECKER` / `--checker`)."""
+"""Checker selection from settings (`CITEGATE_CHECKER` / `--checker`).
+
+`rules` is the built-in lexical checker; `llm` a model behind an OpenAI-compatible endpoint;
+`cascade` runs the rules on every claim and sends only the doubtful ones to the model.
+"""
 
 from __future__ import annotations
 
+from stream.cascade import CascadeChecker
 from stream.checking import AsyncChecker, SyncChecker
 from stream.errors import UsageError
+from stream.llm import LlmChecker, LlmConfig
+from stream.metrics import Metrics
 from stream.settings import Settings
 from stream.verify.checkers import RulesChecker
+from stream.verify.codes import SignalCode
+
+AVAILABLE = "rules, llm, cascade"
 
 
-def make_checker(spec: str, settings: Settings | None = None) -> AsyncChecker:
-    """`rules` is built in; calibrated configs and model checkers plug in here."""
+def make_checker(
+    spec: str, settings: Settings | None = None, metrics: Metrics | None = None
+) -> AsyncChecker:
+    settings = settings or Settings()
     if spec in {"", "rules"}:
-        return SyncChecker(RulesChecker())
-    raise UsageError(f"unknown checker {spec!r}; available: rules")
+        return SyncChecker(rules_checker(settings))
+    if spec == "llm":
+        return llm_checker(settings, metrics)
+    if spec == "cascade":
+        unknown = sorted(settings.cascade_signals - {s.value for s in SignalCode})
+        if unknown:
+            raise UsageError(f"CITEGATE_CASCADE_SIGNALS: unknown signal codes {unknown}")
+        return CascadeChecker(
+            SyncChecker(rules_checker(settings)),
+            llm_checker(settings, metrics),
+            settings.cascade_band,
+            settings.cascade_signals,
+            metrics,
+        )
+    # Calibrated rules configs (a TOML path in `spec`) plug in here, before the error.
+    raise UsageError(f"unknown checker {spec!r}; available: {AVAILABLE}")
+
+
+def rules_checker(settings: Settings) -> RulesChecker:
+    """The rules side of `rules` and `cascade`; a calibrated config would be loaded here."""
+    return RulesChecker()
+
+
+def llm_checker(settings: Settings, metrics: Metrics | None = None) -> LlmChecker:
+    s = settings
+    if not s.llm_url or not s.llm_model:
+        raise UsageError("the llm checker needs CITEGATE_LLM_URL and CITEGATE_LLM_MODEL")
+    if not s.llm_url.startswith(("http://", "https://")):
+        raise UsageError(f"CITEGATE_LLM_URL must be an http(s) URL, got {s.llm_url!r}")
+    config = LlmConfig(
+        url=s.llm_url,
+        model=s.llm_model,
+        api_key=s.llm_api_key,
+        timeout_s=s.llm_timeout_s,
+        retries=s.llm_retries,
+        concurrency=s.llm_concurrency,
+        breaker_failures=s.llm_breaker_failures,
+        breaker_reset_s=s.llm_breaker_reset_s,
+        json_mode=s.llm_json_mode,
+    )
+    return LlmChecker(config, metrics)

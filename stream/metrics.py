@@ -123,6 +123,31 @@ class Metrics:
             registry=r,
         )
         self.ready = Gauge("citegate_ready", "1 when the worker consumes and produces.", registry=r)
+        self.llm_requests = Counter(
+            "citegate_llm_requests",
+            "Model checker HTTP requests, by outcome: ok, malformed, timeout, http_error,"
+            " connection_error, circuit_open (refused without a request).",
+            ["outcome"],
+            registry=r,
+        )
+        self.llm_latency = Histogram(
+            "citegate_llm_latency_seconds",
+            "Model checker HTTP request time, per attempt.",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.llm_tokens = Counter(
+            "citegate_llm_tokens",
+            "Tokens the model endpoint reports in `usage`, by kind: prompt, completion.",
+            ["kind"],
+            registry=r,
+        )
+        self.cascade_claims = Counter(
+            "citegate_cascade_claims",
+            "Claims the cascade kept with the rules verdict or routed to the model.",
+            ["route"],
+            registry=r,
+        )
 
     def slice_of(self, answer: Answer, checker: Ref, mode: str) -> dict[str, str]:
         raw = {

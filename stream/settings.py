@@ -1,7 +1,7 @@
 """One frozen settings object. Every `CITEGATE_*` variable is declared here, once.
 
 Precedence: built-in default < environment variable < command-line flag. Secrets (SASL
-password) are read from the environment only and never printed (`redacted()`).
+password, model API key) are read from the environment only and never printed (`redacted()`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,16 @@ def _bool(raw: str) -> bool:
 
 def _domains(raw: str) -> frozenset[str]:
     return frozenset(d.strip().lower() for d in raw.split(",") if d.strip())
+
+
+def _band(raw: str) -> tuple[float, float]:
+    parts = [p.strip() for p in raw.split(",")]
+    if len(parts) != 2:
+        raise ValueError(f"expected lo,hi, got {raw!r}")
+    lo, hi = float(parts[0]), float(parts[1])
+    if not 0.0 <= lo <= hi <= 1.0:
+        raise ValueError(f"expected 0 <= lo <= hi <= 1, got {raw!r}")
+    return lo, hi
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +140,61 @@ class Settings:
     )
     checker: str = field(
         default="rules",
-        metadata=_env("CHECKER", "semantic checker: `rules` or a checker config file"),
+        metadata=_env(
+            "CHECKER",
+            "semantic checker: `rules`, `llm`, `cascade` (rules, then llm) or a config file",
+        ),
+    )
+    llm_url: str | None = field(
+        default=None,
+        metadata=_env(
+            "LLM_URL",
+            "OpenAI-compatible base URL of the model checker, e.g. http://127.0.0.1:8000/v1",
+        ),
+    )
+    llm_model: str | None = field(
+        default=None, metadata=_env("LLM_MODEL", "model name sent to the model checker endpoint")
+    )
+    llm_api_key: str | None = field(
+        default=None,
+        repr=False,
+        metadata=_env(
+            "LLM_API_KEY",
+            "bearer token for the model endpoint (environment only, never logged)",
+            secret=True,
+        ),
+    )
+    llm_timeout_s: float = field(
+        default=20.0, metadata=_env("LLM_TIMEOUT_S", "model request timeout per attempt, seconds")
+    )
+    llm_retries: int = field(
+        default=2,
+        metadata=_env("LLM_RETRIES", "extra attempts on 5xx, 429, timeouts, connection errors"),
+    )
+    llm_concurrency: int = field(
+        default=4, metadata=_env("LLM_CONCURRENCY", "model requests in flight per worker")
+    )
+    llm_breaker_failures: int = field(
+        default=5,
+        metadata=_env(
+            "LLM_BREAKER_FAILURES", "consecutive failed model requests that open the circuit"
+        ),
+    )
+    llm_breaker_reset_s: float = field(
+        default=30.0,
+        metadata=_env("LLM_BREAKER_RESET_S", "how long the circuit stays open before a probe"),
+    )
+    llm_json_mode: bool = field(
+        default=True,
+        metadata=_env("LLM_JSON_MODE", "send response_format json_object (some servers reject it)"),
+    )
+    cascade_band: tuple[float, float] = field(
+        default=(0.3, 0.7),
+        metadata=_env("CASCADE_BAND", "lo,hi: rules p_entailed in this band goes to the model"),
+    )
+    cascade_signals: frozenset[str] = field(
+        default=frozenset({"negation_mismatch", "number_unsupported", "modality_strengthened"}),
+        metadata=_env("CASCADE_SIGNALS", "comma list of risk signals that always go to the model"),
     )
     security_protocol: str = field(
         default="PLAINTEXT",
@@ -185,6 +249,13 @@ class Settings:
                 raise UsageError(f"{name} must be at least 1")
         if not 1 <= self.web_port <= 65535:
             raise UsageError("web_port must be 1..65535")
+        if self.llm_retries < 0:
+            raise UsageError("llm_retries must be at least 0")
+        for name in ("llm_concurrency", "llm_breaker_failures"):
+            if getattr(self, name) < 1:
+                raise UsageError(f"{name} must be at least 1")
+        if self.llm_timeout_s <= 0 or self.llm_breaker_reset_s < 0:
+            raise UsageError("llm_timeout_s must be positive, llm_breaker_reset_s not negative")
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -209,7 +280,11 @@ def _parser_for(type_: object) -> Callable[[str], Any]:
     return str
 
 
-_PARSERS: dict[str, Callable[[str], Any]] = {"force_review_domains": _domains}
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "force_review_domains": _domains,
+    "cascade_signals": _domains,
+    "cascade_band": _band,
+}
 
 
 def env_table() -> list[tuple[str, str, str]]:
@@ -217,6 +292,11 @@ def env_table() -> list[tuple[str, str, str]]:
     rows = []
     for f in fields(Settings):
         default = f.default
-        shown = ",".join(sorted(default)) if isinstance(default, frozenset) else default
+        if isinstance(default, frozenset):
+            shown: object = ",".join(sorted(default))
+        elif isinstance(default, tuple):
+            shown = ",".join(str(x) for x in default)
+        else:
+            shown = default
         rows.append((f.metadata["env"], "" if shown is None else str(shown), f.metadata["help"]))
     return rows

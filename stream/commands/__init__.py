@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stream.commands import corpus_cmd, demo_cmd, kafka_cmd, verify_cmd, worker_cmd
+from stream.commands import corpus_cmd, demo_cmd, eval_cmd, kafka_cmd, verify_cmd, worker_cmd
 
 
 def register(sub: Any) -> None:
@@ -13,3 +13,4 @@ def register(sub: Any) -> None:
     worker_cmd.register(sub)
     kafka_cmd.register(sub)
     demo_cmd.register(sub)
+    eval_cmd.register(sub)

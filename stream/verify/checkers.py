@@ -2,21 +2,28 @@
 
 A checker sees one claim and only its cited fragments, never the whole answer (seed 000), and
 answers with the seed 000 contract. The rules checker is the cheap, auditable first gate of
-seed 001: it localises the evidence sentences that best cover the claim, measures weighted
-claim-token coverage there, and lets risk signals and polarity veto `entailed`.
+seed 001, grown up: it locates the window of the fragment that covers the claim, turns what it
+sees there into named features (`stream.verify.features`), and scores them with two small
+linear models — entailment and contradiction — whose weights and thresholds are plain numbers
+in a config that `citegate calibrate` fits on labelled data of the user's domain. Numbers,
+dates and versions the evidence does not contain veto `entailed` outright: exact where
+exactness is possible.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
-from typing import Protocol
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from stream.verify.codes import SignalCode, SupportStatus, Verdict
-from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Fragment, Ref, RiskSignal
-from stream.verify.signals import BLOCKING_SIGNALS, NEGATION, SCOPE_SIGNALS
-from stream.verify.text import split_sentences
-from stream.verify.tokens import jaccard, token_spans, token_weight, tokens
+from stream.verify.features import FEATURES, Features, Window, extract
+from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref, RiskSignal
+from stream.verify.signals import SCOPE_SIGNALS
+from stream.verify.tokens import jaccard, token_spans
 
 
 class Checker(Protocol):
@@ -28,65 +35,168 @@ class Checker(Protocol):
     def check(self, request: CheckRequest) -> CheckResult: ...
 
 
+BASE_VERSION = "rules-1.1"
+
+# Fitted by `citegate calibrate` on the labelled dev files of ../shared/eval (en, ru, zh; each
+# file weighted equally, classes balanced); see README "Checker quality" for the figures.
+DEFAULT_ENTAIL: dict[str, float] = {
+    "bias": -1.1689,
+    "coverage": -1.5753,
+    "coverage_unweighted": 0.0714,
+    "coverage_all": 2.3870,
+    "sentence_coverage": -0.3433,
+    "bigram_coverage": 0.1184,
+    "char3_coverage": 0.5937,
+    "entity_coverage": 0.0379,
+    "jaccard": 0.0876,
+    "log_claim_tokens": 0.7351,
+    "log_window_tokens": 0.0034,
+    "log_uncovered": -0.3787,
+    "uncovered_run": -0.0798,
+    "negation_claim_only": -0.2731,
+    "negation_evidence_only": 0.0719,
+    "coverage_x_negation": -0.4733,
+    "antonym": -0.6243,
+    "signal_number_unsupported": -0.6633,
+    "signal_negation_mismatch": 0.0459,
+    "signal_absolute_unsupported": -0.2207,
+    "signal_modality_strengthened": 0.6167,
+    "signal_inference_cue": 0.2494,
+    "signal_date_mismatch": -1.3431,
+    "signal_version_mismatch": -0.0272,
+}
+DEFAULT_CONTRADICT: dict[str, float] = {
+    "bias": 1.3729,
+    "coverage": 0.6916,
+    "coverage_unweighted": 0.7714,
+    "coverage_all": -0.5787,
+    "sentence_coverage": 0.0280,
+    "bigram_coverage": 1.3034,
+    "char3_coverage": -0.8719,
+    "entity_coverage": 0.4698,
+    "jaccard": -1.2214,
+    "log_claim_tokens": -1.1823,
+    "log_window_tokens": -0.0727,
+    "log_uncovered": 0.5681,
+    "uncovered_run": -0.0228,
+    "negation_claim_only": 0.7298,
+    "negation_evidence_only": 0.0437,
+    "coverage_x_negation": 1.1189,
+    "antonym": 0.3114,
+    "signal_number_unsupported": -0.0218,
+    "signal_negation_mismatch": 0.0973,
+    "signal_absolute_unsupported": 0.4840,
+    "signal_modality_strengthened": 0.1576,
+    "signal_inference_cue": -0.2007,
+    "signal_date_mismatch": 0.4917,
+    "signal_version_mismatch": -0.0760,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
-    """Thresholds of the rules checker; `citegate calibrate` fits them on labelled data."""
+    """Everything that decides the rules checker's verdicts; its hash names the version."""
 
-    entail_coverage: float = 0.75
+    entail_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_ENTAIL))
+    entail_threshold: float = 0.53
+    contradict_weights: Mapping[str, float] = field(
+        default_factory=lambda: dict(DEFAULT_CONTRADICT)
+    )
+    contradict_threshold: float = 0.44
     related_coverage: float = 0.25
-    contradiction_coverage: float = 0.5
+    clash_coverage: float = 0.75
+    """A polarity clash (negation on one side, antonyms) in a window covering this much of
+    the claim makes it `contradicted`, whatever the models say: the evidence restates the
+    claim with the opposite sign."""
+    max_uncovered_run: int = 4
+    """This many consecutive claim tokens missing from the evidence are an unsupported clause:
+    a compound claim is not entailed when only part of it is supported (seed 000 check 8)."""
     window_sentences: int = 3
     max_window_chars: int = 2000
-    version: str = "rules-1.0"
-
-
-ANTONYMS: tuple[tuple[str, str], ...] = (
-    ("allow", "prohibit"),
-    ("allow", "forbid"),
-    ("permit", "prohibit"),
-    ("increase", "decrease"),
-    ("increase", "reduce"),
-    ("rise", "fall"),
-    ("more", "less"),
-    ("higher", "lower"),
-    ("safe", "unsafe"),
-    ("effective", "ineffective"),
-    ("true", "false"),
-    ("before", "after"),
-    ("разреш", "запрещ"),
-    ("увелич", "уменьш"),
-    ("повыш", "сниж"),
-    ("больш", "меньш"),
-    ("允许", "禁止"),
-    ("增加", "减少"),
-    ("提高", "降低"),
-    ("上升", "下降"),
-    ("安全", "危险"),
-)
-_ANTONYM_RES = [
-    (
-        re.compile(rf"(?i)(?<!\w){re.escape(a)}\w*" if a.isascii() or a[0].isalpha() else a),
-        re.compile(rf"(?i)(?<!\w){re.escape(b)}\w*" if b.isascii() or b[0].isalpha() else b),
+    veto_signals: frozenset[str] = frozenset(
+        {SignalCode.NUMBER_UNSUPPORTED, SignalCode.DATE_MISMATCH, SignalCode.VERSION_MISMATCH}
     )
-    for a, b in ANTONYMS
-]
+    base_version: str = BASE_VERSION
+    calibrated: bool = False
+
+    @property
+    def version(self) -> str:
+        """`rules-1.1` for the built-in model, `rules-1.1+<hash>` for a calibrated one."""
+        if not self.calibrated:
+            return self.base_version
+        return f"{self.base_version}+{self.digest()[:8]}"
+
+    def model(self) -> dict[str, Any]:
+        """The parameters that change verdicts, in a canonical form."""
+        return {
+            "thresholds": {
+                "entail": self.entail_threshold,
+                "contradict": self.contradict_threshold,
+                "related_coverage": self.related_coverage,
+            },
+            "window": {"sentences": self.window_sentences, "max_chars": self.max_window_chars},
+            "veto_signals": sorted(self.veto_signals),
+            "entail_weights": {k: round(v, 6) for k, v in sorted(self.entail_weights.items())},
+            "contradict_weights": {
+                k: round(v, 6) for k, v in sorted(self.contradict_weights.items())
+            },
+        }
+
+    def digest(self) -> str:
+        canonical = json.dumps(self.model(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    def replace_model(
+        self,
+        entail: Mapping[str, float],
+        entail_threshold: float,
+        contradict: Mapping[str, float],
+        contradict_threshold: float,
+    ) -> RulesConfig:
+        return replace(
+            self,
+            entail_weights=dict(entail),
+            entail_threshold=entail_threshold,
+            contradict_weights=dict(contradict),
+            contradict_threshold=contradict_threshold,
+            calibrated=True,
+        )
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> RulesConfig:
+        """Build from a parsed checker config (TOML); unknown feature names are refused."""
+        thresholds = data.get("thresholds", {})
+        window = data.get("window", {})
+        entail = {str(k): float(v) for k, v in data.get("entail_weights", {}).items()}
+        contra = {str(k): float(v) for k, v in data.get("contradict_weights", {}).items()}
+        for name in (*entail, *contra):
+            if name != "bias" and name not in FEATURES:
+                raise ValueError(f"unknown feature {name!r} in checker config")
+        return cls(
+            entail_weights=entail or dict(DEFAULT_ENTAIL),
+            entail_threshold=float(thresholds.get("entail", 0.53)),
+            contradict_weights=contra or dict(DEFAULT_CONTRADICT),
+            contradict_threshold=float(thresholds.get("contradict", 0.44)),
+            related_coverage=float(thresholds.get("related_coverage", 0.25)),
+            clash_coverage=float(thresholds.get("clash_coverage", 0.75)),
+            max_uncovered_run=int(thresholds.get("max_uncovered_run", 4)),
+            window_sentences=int(window.get("sentences", 3)),
+            max_window_chars=int(window.get("max_chars", 2000)),
+            veto_signals=frozenset(str(s) for s in data.get("veto_signals", cls().veto_signals)),
+            base_version=str(data.get("checker", {}).get("base", BASE_VERSION)),
+            calibrated=bool(data.get("checker", {}).get("calibrated", True)),
+        )
 
 
-def _has(pattern: re.Pattern[str], text: str) -> bool:
-    return pattern.search(text) is not None
-
-
-@dataclass(frozen=True, slots=True)
-class _Window:
-    fragment: Fragment
-    start: int
-    end: int
-    covered: frozenset[str]
-    coverage: float
+def _score(weights: Mapping[str, float], values: Mapping[str, float]) -> float:
+    z = weights.get("bias", 0.0) + sum(
+        w * values.get(k, 0.0) for k, w in weights.items() if k != "bias"
+    )
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 class RulesChecker:
-    """Lexical coverage + risk signals; deterministic, fast, explainable."""
+    """Lexical features + two linear models + vetoes; deterministic, fast, explainable."""
 
     def __init__(self, config: RulesConfig | None = None) -> None:
         self.config = config or RulesConfig()
@@ -97,197 +207,159 @@ class RulesChecker:
         return self._ref
 
     def check(self, request: CheckRequest) -> CheckResult:
-        result = self._judge(request)
-        own = tuple(s for s in result.signals if s not in request.signals)
-        return replace(result, signals=own)
-
-    def _judge(self, request: CheckRequest) -> CheckResult:
         cfg = self.config
-        weights = {tok: token_weight(tok) for tok in tokens(request.claim)}
-        total = sum(weights.values())
+        cid = request.claim_id
         if not request.fragments:
             return CheckResult(
-                request.claim_id,
+                cid,
                 Verdict.INSUFFICIENT,
+                confidence=1.0,
                 support_status=SupportStatus.MISSING_CITATION,
                 reason="no evidence fragment to compare with",
-                confidence=1.0,
             )
-        if total == 0:
+        feats = extract(
+            request.claim,
+            request.fragments,
+            request.signals,
+            width=cfg.window_sentences,
+            max_chars=cfg.max_window_chars,
+        )
+        if feats is None:
             return CheckResult(
-                request.claim_id,
-                Verdict.UNKNOWN,
-                reason="the claim has no content words to check",
-                confidence=0.0,
+                cid, Verdict.UNKNOWN, reason="the claim has no content words to check"
             )
+        return self._judge(request, feats)
 
-        windows = [self._best_window(f, weights, total) for f in request.fragments]
-        best = max(windows, key=lambda w: w.coverage)
-        contributing = [w for w in windows if w.covered - best.covered]
-        union = frozenset().union(*(w.covered for w in windows))
-        coverage = sum(weights[t] for t in union) / total
+    def _judge(self, request: CheckRequest, feats: Features) -> CheckResult:
+        cfg = self.config
         signals = list(request.signals)
+        coverage = feats.values["coverage"]
         if (
-            len([w for w in windows if w.covered]) > 1
-            and best.coverage < cfg.entail_coverage <= coverage
+            len([w for w in feats.windows if w.covered]) > 1
+            and feats.best.coverage < 0.75 <= feats.values["coverage_all"]
         ):
             signals.append(
                 RiskSignal(
                     SignalCode.UNLINKED_CITATIONS, "support is spread over several citations"
                 )
             )
-        used = [best, *contributing] if coverage > best.coverage else [best]
-        evidence_text = " ".join(w.fragment.text[w.start : w.end] for w in used)
-        jac = max(
-            jaccard(set(tokens(request.claim)), set(tokens(f.text))) for f in request.fragments
-        )
-
-        contradiction = self._contradiction(request.claim, evidence_text)
-        blocking = [s for s in signals if s.code in BLOCKING_SIGNALS]
+        p_entail = _score(cfg.entail_weights, feats.values)
+        p_contra = _score(cfg.contradict_weights, feats.values)
+        vetoes = [s for s in signals if s.code.value in cfg.veto_signals]
         scope = [s for s in signals if s.code in SCOPE_SIGNALS]
-        uncovered = self._uncovered_parts(request.claim, union)
-        unsupported = tuple(
-            dict.fromkeys(
-                [s.detail for s in blocking if s.code is SignalCode.NUMBER_UNSUPPORTED] + uncovered
-            )
-        )
-        evidence = tuple(self._span(w) for w in used if w.covered)
+        used = self._used_windows(feats)
+        evidence = tuple(_span(w) for w in used if w.covered)
         ids = tuple(dict.fromkeys(w.fragment.citation_id for w in used if w.covered))
+        uncovered = _uncovered_parts(request.claim, feats.union)
+        numbers = [s.detail for s in vetoes]
+        unsupported = tuple(dict.fromkeys([*numbers, *uncovered]))
+        jac = max(jaccard(set(feats.claim_tokens), set(w.tokens)) for w in feats.windows)
         pct = f"{coverage:.0%}"
         found = tuple(signals)
 
-        if contradiction and coverage >= cfg.contradiction_coverage:
-            conf = min(0.95, 0.5 + coverage / 2)
+        def result(
+            verdict: Verdict,
+            conf: float,
+            status: SupportStatus,
+            reason: str,
+            ids_: tuple[str, ...] = ids,
+            parts: tuple[str, ...] = unsupported,
+        ) -> CheckResult:
             return CheckResult(
                 request.claim_id,
-                Verdict.CONTRADICTED,
-                ids,
-                unsupported,
-                conf,
-                coverage,
+                verdict,
+                ids_,
+                parts,
+                round(conf, 4),
+                round(p_entail, 4),
                 jac,
                 evidence,
-                SupportStatus.CONTRADICTS_EVIDENCE,
-                f"evidence covers {pct} of the claim but {contradiction}",
+                status,
+                reason,
                 found,
             )
-        if coverage >= cfg.entail_coverage and not blocking:
-            conf = 0.5 + 0.5 * (coverage - cfg.entail_coverage) / (1 - cfg.entail_coverage + 1e-9)
-            return CheckResult(
-                request.claim_id,
+
+        clash = feats.contradiction if coverage >= cfg.clash_coverage else None
+        partial = feats.values["uncovered_run"] >= cfg.max_uncovered_run
+        if p_entail >= cfg.entail_threshold and not vetoes and not clash and not partial:
+            return result(
                 Verdict.ENTAILED,
-                ids,
-                (),
-                round(conf, 3),
-                coverage,
-                jac,
-                evidence,
+                p_entail,
                 SupportStatus.SUPPORTED,
-                f"cited evidence covers {pct} of the claim's content",
-                found,
+                f"cited evidence supports the claim (p={p_entail:.2f}, {pct} covered)",
+                parts=(),
+            )
+        if clash:
+            return result(
+                Verdict.CONTRADICTED,
+                max(p_contra, coverage),
+                SupportStatus.CONTRADICTS_EVIDENCE,
+                f"{clash} in evidence covering {pct} of the claim",
+            )
+        if p_contra >= cfg.contradict_threshold and coverage >= cfg.related_coverage:
+            return result(
+                Verdict.CONTRADICTED,
+                p_contra,
+                SupportStatus.CONTRADICTS_EVIDENCE,
+                f"the evidence likely disagrees with the claim (p={p_contra:.2f}, {pct} covered)",
             )
         if coverage < cfg.related_coverage and not (coverage > 0 and scope):
-            conf = 0.5 + 0.5 * (cfg.related_coverage - coverage) / cfg.related_coverage
-            return CheckResult(
-                request.claim_id,
+            return result(
                 Verdict.INSUFFICIENT,
-                (),
-                unsupported,
-                round(conf, 3),
-                coverage,
-                jac,
-                evidence,
+                1 - p_entail,
                 SupportStatus.WRONG_CITATION,
                 f"cited fragment is unrelated to the claim ({pct} covered)",
-                found,
+                ids_=(),
             )
-        why = "; ".join(f"{s.code.value}: {s.detail}" for s in blocking) or "partial coverage"
-        conf = 0.5 + 0.4 * abs(coverage - cfg.entail_coverage)
-        return CheckResult(
-            request.claim_id,
+        why = "; ".join(f"{s.code.value}: {s.detail}" for s in [*vetoes, *scope]) or (
+            f"p={p_entail:.2f} below {cfg.entail_threshold:.2f}"
+        )
+        return result(
             Verdict.INSUFFICIENT,
-            ids,
-            unsupported,
-            round(min(conf, 0.9), 3),
-            coverage,
-            jac,
-            evidence,
+            1 - p_entail,
             SupportStatus.BEYOND_EVIDENCE,
             f"claim goes beyond its evidence ({pct} covered; {why})",
-            found,
         )
 
-    def _best_window(self, fragment: Fragment, weights: dict[str, float], total: float) -> _Window:
-        """The run of up to N consecutive sentences that covers most of the claim's weight."""
-        cfg = self.config
-        sentences = split_sentences(fragment.text) or [(0, len(fragment.text))]
-        hits = [
-            frozenset(t for t in tokens(fragment.text[a:b]) if t in weights) for a, b in sentences
-        ]
-        best = _Window(fragment, sentences[0][0], sentences[0][1], frozenset(), 0.0)
-        for i in range(len(sentences)):
-            covered: frozenset[str] = frozenset()
-            for k in range(i, min(i + cfg.window_sentences, len(sentences))):
-                if k > i and sentences[k][1] - sentences[i][0] > cfg.max_window_chars:
-                    break
-                covered = covered | hits[k]
-                score = sum(weights[t] for t in covered) / total
-                if score > best.coverage + 1e-9:
-                    best = _Window(fragment, sentences[i][0], sentences[k][1], covered, score)
-        return best
-
     @staticmethod
-    def _contradiction(claim: str, evidence: str) -> str | None:
-        if _has(NEGATION, claim) != _has(NEGATION, evidence):
-            side = "the claim" if _has(NEGATION, claim) else "the evidence"
-            return f"only {side} is negated"
-        for left, right in _ANTONYM_RES:
-            for a, b in ((left, right), (right, left)):
-                ma, mb = a.search(claim), b.search(evidence)
-                if ma and mb and not a.search(evidence):
-                    return f"the claim says {ma.group(0)!r} where the evidence says {mb.group(0)!r}"
-        return None
+    def _used_windows(feats: Features) -> list[Window]:
+        extra = [w for w in feats.windows if w is not feats.best and w.covered - feats.best.covered]
+        return [feats.best, *extra]
 
-    @staticmethod
-    def _uncovered_parts(claim: str, covered: frozenset[str]) -> list[str]:
-        """Surface stretches of the claim whose tokens the evidence does not contain."""
-        marks = [False] * len(claim)
-        any_token = False
-        for tok, a, b in token_spans(claim):
-            any_token = True
-            if tok not in covered:
-                for i in range(a, b):
-                    marks[i] = True
 
-        if not any_token:
-            return []
-        for tok, a, b in token_spans(claim):
-            if tok in covered:
-                for i in range(a, b):
-                    marks[i] = False
-        parts, i = [], 0
-        while i < len(claim):
-            if marks[i]:
-                j = i
-                while j < len(claim) and (
-                    marks[j] or (claim[j] == " " and j + 1 < len(claim) and marks[j + 1])
-                ):
-                    j += 1
-                parts.append(claim[i:j].strip())
-                i = j
-            else:
-                i += 1
-        return [p for p in parts if p]
+def _span(window: Window) -> EvidenceSpan:
+    f = window.fragment
+    base = f.offset if f.offset is not None else 0
+    return EvidenceSpan(
+        f.citation_id,
+        base + window.start,
+        base + window.end,
+        f.text[window.start : window.end],
+        f.document_id,
+        f.document_version,
+    )
 
-    @staticmethod
-    def _span(window: _Window) -> EvidenceSpan:
-        f = window.fragment
-        base = f.offset if f.offset is not None else 0
-        return EvidenceSpan(
-            f.citation_id,
-            base + window.start,
-            base + window.end,
-            f.text[window.start : window.end],
-            f.document_id,
-            f.document_version,
-        )
+
+def _uncovered_parts(claim: str, covered: frozenset[str]) -> list[str]:
+    """Surface stretches of the claim whose tokens the evidence does not contain."""
+    marks = [False] * len(claim)
+    spans = token_spans(claim)
+    for tok, a, b in spans:
+        if tok not in covered:
+            marks[a:b] = [True] * (b - a)
+    for tok, a, b in spans:
+        if tok in covered:
+            marks[a:b] = [False] * (b - a)
+    parts, i = [], 0
+    while i < len(claim):
+        if not marks[i]:
+            i += 1
+            continue
+        j = i
+        while j < len(claim) and (
+            marks[j] or (claim[j] == " " and j + 1 < len(claim) and marks[j + 1])
+        ):
+            j += 1
+        parts.append(claim[i:j].strip())
+        i = j
+    return [p for p in parts if p]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from stream.verify.checkers import Checker
 from stream.verify.citations import CheckOptions, DocumentSnapshot, check_citations
 from stream.verify.codes import CheckCode, CitationStatus, SupportStatus, Verdict
+from stream.verify.features import evidence_signals
 from stream.verify.model import (
     Answer,
     AnswerResult,
@@ -24,7 +25,6 @@ from stream.verify.model import (
     Ref,
 )
 from stream.verify.policy import ACTIONS, Policy, decide
-from stream.verify.signals import risk_signals
 from stream.verify.text import detect_language
 
 
@@ -87,7 +87,7 @@ def prepare(
         # Against no evidence every number is "unsupported": only say so when the claim cites
         # nothing at all (seed 001's 80%), not when its citations failed their checks.
         invalid_ref = status is CitationStatus.INVALID_REFERENCE
-        signals = () if invalid_ref else risk_signals(claim.text, [f.text for f in fragments])
+        signals = () if invalid_ref else evidence_signals(claim.text, fragments)
         request = CheckRequest(claim.id, claim.text, fragments, language, signals)
         warnings = tuple(w for c in checks for w in c.warnings)
         claims.append(

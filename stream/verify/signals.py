@@ -8,35 +8,67 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from stream.verify.codes import SignalCode
 from stream.verify.model import RiskSignal
 from stream.verify.tokens import number_token
 
 _NUM_RE = re.compile(
-    r"(?<![\w.])(\d+(?:[.,]\d+)*)(\s?(?:%|％|percent\b|per cent\b|процент\w*))?", re.IGNORECASE
+    # a number standing alone (not part of COVID-19, H1N1, v2), with an optional percent unit
+    r"(?<![\w.\-/])(\d+(?:[.,]\d+)*)(?![\w\-/]*[^\W\d_])"
+    r"(\s?(?:%|％|percent\b|per cent\b|процент\w*))?",
+    re.IGNORECASE,
 )
 _YEAR_RE = re.compile(r"(?<!\d)(1[89]\d{2}|20\d{2}|21\d{2})(?!\d)")
 _VERSION_RE = re.compile(r"(?i)(?:\bv|\bversion\s|\bверси\w*\s|[a-z]\s)(\d+(?:\.\d+)+)")
 
 
-def _words(*items: str) -> re.Pattern[str]:
-    items = tuple(sorted(items, key=len, reverse=True))
-    latin = [w for w in items if re.fullmatch(r"[\w' ]+", w) and not _is_cjk(w)]
-    cjk = [w for w in items if _is_cjk(w)]
-    parts = []
-    if latin:
-        parts.append(r"(?<!\w)(?:" + "|".join(map(re.escape, latin)) + r")(?!\w)")
-    if cjk:
-        parts.append("(?:" + "|".join(map(re.escape, cjk)) + ")")
-    return re.compile("|".join(parts), re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
-def _is_cjk(word: str) -> bool:
+class Lexicon:
+    """A word list matched on whole words (Latin, Cyrillic) or substrings (CJK), fast.
+
+    Python's regex engine is slow on long alternations tried at every position of a long
+    document; splitting a text into words once (C speed) and looking them up in a set is not.
+    """
+
+    __slots__ = ("cjk", "phrases", "words")
+
+    def __init__(self, *items: str) -> None:
+        lowered = [i.lower() for i in items]
+        self.words = frozenset(w for w in lowered if " " not in w and not is_cjk(w))
+        self.phrases = tuple(w for w in lowered if " " in w)
+        self.cjk = tuple(sorted((w for w in lowered if is_cjk(w)), key=len, reverse=True))
+
+    def findall(self, text: str) -> list[str]:
+        """Matches in order of appearance for words; phrases and CJK entries after them."""
+        lowered, words = _scan(text)
+        found = [w for w in words if w in self.words] if self.words & set(words) else []
+        found += [p for p in self.phrases if p in lowered]
+        for w in self.cjk:
+            if w in text and not any(w in longer for longer in found):
+                found.append(w)
+        return found
+
+    def search(self, text: str) -> str | None:
+        hits = self.findall(text)
+        return hits[0] if hits else None
+
+
+@lru_cache(maxsize=1024)
+def _scan(text: str) -> tuple[str, tuple[str, ...]]:
+    """Lower-cased text and its words, once per text (every lexicon reads the same texts)."""
+    lowered = text.lower().replace("’", "'")
+    return lowered, tuple(_WORD.findall(lowered))
+
+
+def is_cjk(word: str) -> bool:
     return any("\u3400" <= c <= "\u9fff" for c in word)
 
 
-NEGATION = _words(
+NEGATION = Lexicon(
     "not",
     "no",
     "never",
@@ -76,7 +108,7 @@ NEGATION = _words(
     "不能",
     "不是",
 )
-ABSOLUTE = _words(
+ABSOLUTE = Lexicon(
     "always",
     "only",
     "all",
@@ -103,7 +135,7 @@ ABSOLUTE = _words(
     "只有",
     "一切",
 )
-POSSIBILITY = _words(
+POSSIBILITY = Lexicon(
     "may",
     "might",
     "can",
@@ -123,7 +155,7 @@ POSSIBILITY = _words(
     "有时",
     "可以",
 )
-GUARANTEE = _words(
+GUARANTEE = Lexicon(
     "will",
     "always",
     "guarantees",
@@ -145,7 +177,7 @@ GUARANTEE = _words(
     "保证",
     "总是",
 )
-INFERENCE = _words(
+INFERENCE = Lexicon(
     "therefore",
     "thus",
     "hence",
@@ -178,25 +210,33 @@ def numbers(text: str) -> dict[str, str]:
     return found
 
 
-def _found(pattern: re.Pattern[str], text: str) -> list[str]:
-    return [m.group(0).lower() for m in pattern.finditer(text)]
+def _found(lexicon: Lexicon, text: str) -> list[str]:
+    return lexicon.findall(text)
 
 
-def risk_signals(claim: str, evidence: Iterable[str]) -> tuple[RiskSignal, ...]:
-    """Signals for one claim against the text of its cited fragments (may be empty)."""
+def risk_signals(
+    claim: str, evidence: Iterable[str], facts: Iterable[str] | None = None
+) -> tuple[RiskSignal, ...]:
+    """Signals for one claim against the text of its cited fragments (may be empty).
+
+    `facts` is where numbers, dates and versions are looked up (default: `evidence`): a number
+    is supported if the cited fragment states it anywhere, while polarity and scope words are
+    judged against the part of the fragment that carries the claim.
+    """
     texts = list(evidence)
     joined = "\n".join(texts)
+    facts_text = joined if facts is None else "\n".join(facts)
     out: list[RiskSignal] = []
 
-    ev_numbers = numbers(joined)
+    ev_numbers = numbers(facts_text)
     claim_years = set(_YEAR_RE.findall(claim))
-    ev_years = set(_YEAR_RE.findall(joined))
+    ev_years = set(_YEAR_RE.findall(facts_text))
     for year in sorted(claim_years - ev_years):
         if ev_years:
             others = ", ".join(sorted(ev_years)[:5])
             out.append(RiskSignal(SignalCode.DATE_MISMATCH, f"{year} (evidence has {others})"))
     claim_versions = set(_VERSION_RE.findall(claim))
-    ev_versions = set(_VERSION_RE.findall(joined))
+    ev_versions = set(_VERSION_RE.findall(facts_text))
     for version in sorted(claim_versions - ev_versions):
         if ev_versions:
             others = ", ".join(sorted(ev_versions)[:5])

@@ -96,10 +96,22 @@ def token_spans(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=262144)
+def _word_to_tokens(raw: str) -> tuple[str, ...]:
+    """Tokens of one raw match of the token pattern (cached: vocabularies repeat)."""
+    return tuple(tok for tok, _, _ in token_spans(raw))
+
+
 def tokens(text: str) -> tuple[str, ...]:
-    """Content tokens of `text` in order (duplicates kept; callers make sets as needed)."""
-    return tuple(tok for tok, _, _ in token_spans(text))
+    """Content tokens of `text` in order (duplicates kept; callers make sets as needed).
+
+    `findall` runs at C speed and each distinct raw word is tokenised once per process, which
+    keeps long documents cheap; positions are left to `token_spans`.
+    """
+    out: list[str] = []
+    for raw in _TOKEN_RE.findall(text):
+        out.extend(_word_to_tokens(next(g for g in raw if g)))
+    return tuple(out)
 
 
 def token_weight(token: str) -> float:

@@ -37,7 +37,7 @@ def test_each_variable_is_parsed(field: object) -> None:
     env_name = f.metadata["env"]  # type: ignore[attr-defined]
     name = f.name  # type: ignore[attr-defined]
     default = getattr(Settings(), name)
-    samples = {int: "7", float: "0.5", bool: "true", frozenset: "legal,Medical"}
+    samples = {int: "7", float: "0.5", bool: "true", frozenset: "legal,Medical", tuple: "0.25,0.75"}
     raw = next(
         (
             v
@@ -54,6 +54,8 @@ def test_each_variable_is_parsed(field: object) -> None:
         assert value is True
     elif isinstance(default, frozenset):
         assert value == frozenset({"legal", "medical"})
+    elif isinstance(default, tuple):
+        assert value == (0.25, 0.75)
     elif isinstance(default, int):
         assert value == 7
     elif isinstance(default, float):

@@ -111,7 +111,7 @@ def test_unrelated_fragment_is_wrong_citation_and_partial_is_beyond_evidence() -
         "Vector databases use cosine distance.", "Node.js 20 ships a global fetch API."
     ) == (Verdict.INSUFFICIENT, SupportStatus.WRONG_CITATION)
     assert judge(
-        "Node.js 20 ships a global fetch API and a built-in SQL database.",
+        "Node.js 20 ships a global fetch API, and it bundles a built-in SQL database.",
         "Node.js 20 ships a global fetch API.",
     ) == (Verdict.INSUFFICIENT, SupportStatus.BEYOND_EVIDENCE)
 

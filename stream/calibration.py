@@ -1,0 +1,141 @@
+"""Fitting the rules checker on labelled data: two logistic regressions and two thresholds.
+
+Transparent on purpose: the entailment score is a logistic regression over the named lexical
+features of `stream.verify.features`, the contradiction score another one; each data file weighs
+the same whatever its size, classes are balanced, and the thresholds maximise the mean balanced
+accuracy (entailment) and macro-F1 (contradiction) over the files. The result is a small TOML
+file a reviewer can read; its hash becomes part of the checker version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from stream.verify.checkers import RulesConfig
+from stream.verify.features import FEATURES, evidence_signals, extract
+from stream.verify.model import Fragment
+
+Matrix = NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledSet:
+    """Features and gold labels of one labelled file."""
+
+    name: str
+    x: Matrix
+    labels: tuple[str, ...]
+
+
+def featurize(claim: str, fragments: tuple[Fragment, ...], config: RulesConfig) -> list[float]:
+    feats = extract(
+        claim,
+        fragments,
+        evidence_signals(claim, fragments),
+        width=config.window_sentences,
+        max_chars=config.max_window_chars,
+    )
+    if feats is None:
+        return [0.0] * len(FEATURES)
+    return [feats.values[name] for name in FEATURES]
+
+
+def fit_logistic(
+    x: Matrix, y: NDArray[np.bool_], weight: Matrix, l2: float = 1.0, iterations: int = 50
+) -> tuple[float, Matrix]:
+    """(bias, coefficients) by Newton's method on standardised features, mapped back to raw."""
+    mean, std = x.mean(axis=0), x.std(axis=0)
+    std[std < 1e-9] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mean) / std])
+    beta = np.zeros(z.shape[1])
+    penalty = np.full(z.shape[1], l2)
+    penalty[0] = 0.0
+    target = y.astype(np.float64)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ beta, -30, 30)))
+        gradient = z.T @ (weight * (p - target)) + penalty * beta
+        hessian = (z * (weight * p * (1 - p))[:, None]).T @ z + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if np.max(np.abs(step)) < 1e-7:
+            break
+    coef = beta[1:] / std
+    bias = float(beta[0] - np.sum(beta[1:] * mean / std))
+    return bias, coef
+
+
+def _weights(sets: Sequence[LabelledSet], positive: NDArray[np.bool_]) -> Matrix:
+    """Each file weighs the same; within the pool, both classes weigh the same."""
+    per_file = np.concatenate([np.full(len(s.labels), 1.0 / len(s.labels)) for s in sets])
+    w = per_file.copy()
+    for cls in (True, False):
+        mask = positive == cls
+        if mask.any():
+            w[mask] *= 0.5 / per_file[mask].sum()
+    return w * len(w)
+
+
+def sigmoid(v: Matrix) -> Matrix:
+    result: Matrix = 1.0 / (1.0 + np.exp(-np.clip(v, -30, 30)))
+    return result
+
+
+def bacc(gold: NDArray[np.bool_], predicted: NDArray[np.bool_]) -> float:
+    recalls = [
+        float((predicted[gold == c] == c).mean()) for c in (True, False) if (gold == c).any()
+    ]
+    return float(np.mean(recalls)) if recalls else 0.0
+
+
+def fit(sets: Sequence[LabelledSet], base: RulesConfig, l2: float = 30.0) -> RulesConfig:
+    """A new config from labelled sets (at least one entailed and one other record)."""
+    x = np.vstack([s.x for s in sets])
+    labels = np.array([label for s in sets for label in s.labels])
+    entailed = labels == "entailed"
+    if entailed.all() or not entailed.any():
+        raise ValueError("calibration needs both entailed and not-entailed records")
+    bias, coef = fit_logistic(x, entailed, _weights(sets, entailed), l2)
+    entail = {"bias": bias, **dict(zip(FEATURES, map(float, coef), strict=True))}
+    threshold = _best_threshold(sets, bias, coef)
+    contra = dict(base.contradict_weights)
+    contra_threshold = base.contradict_threshold
+    contradicted = labels == "contradicted"
+    with_contra = [s for s in sets if "contradicted" in s.labels]
+    if contradicted.sum() >= 10 and with_contra:
+        cx = np.vstack([s.x for s in with_contra])
+        cy = np.array([label == "contradicted" for s in with_contra for label in s.labels])
+        cbias, ccoef = fit_logistic(cx, cy, _weights(with_contra, cy), l2)
+        contra = {"bias": cbias, **dict(zip(FEATURES, map(float, ccoef), strict=True))}
+        contra_threshold = _best_contra_threshold(with_contra, cbias, ccoef)
+    return base.replace_model(entail, threshold, contra, contra_threshold)
+
+
+def _best_threshold(sets: Sequence[LabelledSet], bias: float, coef: Matrix) -> float:
+    grid = np.linspace(0.2, 0.8, 61)
+    scores = []
+    for t in grid:
+        per_file = [
+            bacc(np.array([lbl == "entailed" for lbl in s.labels]), sigmoid(bias + s.x @ coef) >= t)
+            for s in sets
+        ]
+        scores.append(float(np.mean(per_file)))
+    return round(float(grid[int(np.argmax(scores))]), 3)
+
+
+def _best_contra_threshold(sets: Sequence[LabelledSet], bias: float, coef: Matrix) -> float:
+    grid = np.linspace(0.2, 0.9, 71)
+    scores = []
+    for t in grid:
+        per_file = [
+            bacc(
+                np.array([lbl == "contradicted" for lbl in s.labels]),
+                sigmoid(bias + s.x @ coef) >= t,
+            )
+            for s in sets
+        ]
+        scores.append(float(np.mean(per_file)))
+    return round(float(grid[int(np.argmax(scores))]), 3)

@@ -1,0 +1,253 @@
+"""Features of one claim against its cited fragments, for the rules checker's linear model.
+
+Everything is lexical and cheap: where in each fragment the claim's content is (the best window
+of up to N sentences), how much of the claim that window covers (weighted by informativeness,
+unweighted, as token bigrams and character trigrams), named entities and numbers, polarity, and
+the risk signals. Each fragment is tokenised once and its tokens are mapped to sentences by
+position, so long documents cost one pass.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from stream.verify.claims import strip_markers
+from stream.verify.codes import SignalCode
+from stream.verify.model import Fragment, RiskSignal
+from stream.verify.signals import NEGATION, is_cjk, risk_signals
+from stream.verify.text import split_sentences
+from stream.verify.tokens import token_spans, token_weight, tokens
+
+ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"), ("increase", "decrease"),
+    ("increase", "reduce"), ("rise", "fall"), ("more", "less"), ("higher", "lower"),
+    ("safe", "unsafe"), ("effective", "ineffective"), ("true", "false"), ("before", "after"),
+    ("warm", "cool"), ("gain", "loss"), ("positive", "negative"), ("accept", "reject"),
+    ("разреш", "запрещ"), ("увелич", "уменьш"), ("повыш", "сниж"), ("больш", "меньш"),
+    ("允许", "禁止"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("安全", "危险"),
+)  # fmt: skip
+
+
+_ANTONYM_STEMS = frozenset(w for pair in ANTONYMS for w in pair)
+_STEM_LENGTHS = sorted({len(w) for w in _ANTONYM_STEMS if not is_cjk(w)})
+_CJK_STEMS = tuple(w for w in _ANTONYM_STEMS if is_cjk(w))
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def _antonym_stems(text: str) -> set[str]:
+    """Antonym stems present in `text`: Latin/Cyrillic as word prefixes, CJK as substrings."""
+    found = {w for w in _CJK_STEMS if w in text}
+    for word in _WORDS.findall(text.lower()):
+        for n in _STEM_LENGTHS:
+            if len(word) >= n and word[:n] in _ANTONYM_STEMS:
+                found.add(word[:n])
+    return found
+
+
+_ENTITY = re.compile(r"\b[A-Z][\w'-]*[a-z][\w'-]*|\b[A-Z]{2,}\b|\b[A-ZА-ЯЁ][а-яё]{2,}")
+
+FEATURES: tuple[str, ...] = (
+    "coverage",
+    "coverage_unweighted",
+    "coverage_all",
+    "sentence_coverage",
+    "bigram_coverage",
+    "char3_coverage",
+    "entity_coverage",
+    "jaccard",
+    "log_claim_tokens",
+    "log_window_tokens",
+    "log_uncovered",
+    "uncovered_run",
+    "negation_claim_only",
+    "negation_evidence_only",
+    "coverage_x_negation",
+    "antonym",
+    *(f"signal_{c.value}" for c in SignalCode),
+)
+"""Feature names, in the order of `Features.values`; the checker config weights them by name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The stretch of one fragment that covers most of the claim."""
+
+    fragment: Fragment
+    start: int
+    end: int
+    covered: frozenset[str]
+    coverage: float
+    tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    values: dict[str, float]
+    best: Window
+    windows: tuple[Window, ...]
+    union: frozenset[str]
+    claim_tokens: tuple[str, ...]
+    contradiction: str | None
+
+
+def _fragment_windows(
+    fragment: Fragment, weights: dict[str, float], total: float, width: int, max_chars: int
+) -> tuple[Window, float]:
+    """Best window of up to `width` sentences, and the best single sentence's coverage."""
+    text = fragment.text
+    sentences, per_sentence = _index(text)
+    hits = [frozenset(t for t in toks if t in weights) for toks in per_sentence]
+    best_cov, best = -1.0, (0, 0, frozenset[str]())
+    single = 0.0
+    for i in range(len(sentences)):
+        if not hits[i]:
+            continue
+        covered: frozenset[str] = frozenset()
+        for k in range(i, min(i + width, len(sentences))):
+            if k > i and sentences[k][1] - sentences[i][0] > max_chars:
+                break
+            covered = covered | hits[k]
+            score = sum(weights[t] for t in covered) / total
+            if k == i:
+                single = max(single, score)
+            if score > best_cov + 1e-9:
+                best_cov, best = score, (i, k, covered)
+    i, k, covered = best
+    window_tokens = tuple(t for toks in per_sentence[i : k + 1] for t in toks)
+    window = Window(
+        fragment, sentences[i][0], sentences[k][1], covered, max(best_cov, 0.0), window_tokens
+    )
+    return window, single
+
+
+@lru_cache(maxsize=256)
+def _index(text: str) -> tuple[list[tuple[int, int]], list[tuple[str, ...]]]:
+    """Sentences and their tokens; cached because one document is often cited many times."""
+    sentences = split_sentences(text) or [(0, len(text))]
+    return sentences, [tokens(text[a:b]) for a, b in sentences]
+
+
+def _longest_run(claim_tokens: tuple[str, ...], covered: frozenset[str]) -> int:
+    """Longest stretch of consecutive claim tokens the evidence lacks: a whole unsupported
+    clause (`… and a built-in SQL database`) rather than a scattered paraphrase."""
+    best = run = 0
+    for tok in claim_tokens:
+        run = run + 1 if tok not in covered else 0
+        best = max(best, run)
+    return best
+
+
+def _char3(text: str) -> set[str]:
+    folded = " ".join(text.lower().split())
+    return {folded[i : i + 3] for i in range(len(folded) - 2)}
+
+
+def contradiction(claim: str, evidence: str) -> str | None:
+    """A polarity clash between claim and evidence, described, or None."""
+    claim_neg, evid_neg = NEGATION.search(claim), NEGATION.search(evidence)
+    if bool(claim_neg) != bool(evid_neg):
+        return "only the claim is negated" if claim_neg else "only the evidence is negated"
+    in_claim, in_evidence = _antonym_stems(claim), _antonym_stems(evidence)
+    for left, right in ANTONYMS:
+        for a, b in ((left, right), (right, left)):
+            if a in in_claim and b in in_evidence and a not in in_evidence:
+                return f"the claim says {a!r}… where the evidence says {b!r}…"
+    return None
+
+
+LOCALIZE_ABOVE_CHARS = 1500
+"""Fragments longer than this are reduced to their best window before risk signals run."""
+
+
+def localize(
+    claim_text: str, fragments: tuple[Fragment, ...], width: int = 3, max_chars: int = 2000
+) -> list[str]:
+    """The evidence text signals should look at: short fragments whole, long ones' best window.
+
+    Against a whole long document every absolute word or negation occurs somewhere, which
+    would silence the signals; the window that covers the claim is what it must agree with.
+    """
+    claim_tokens = tokens(strip_markers(claim_text))
+    weights = {t: token_weight(t) for t in claim_tokens}
+    total = sum(weights.values())
+    out = []
+    for fragment in fragments:
+        if len(fragment.text) <= LOCALIZE_ABOVE_CHARS or total == 0:
+            out.append(fragment.text)
+            continue
+        window, _ = _fragment_windows(fragment, weights, total, width, max_chars)
+        out.append(fragment.text[window.start : window.end])
+    return out
+
+
+def evidence_signals(claim_text: str, fragments: tuple[Fragment, ...]) -> tuple[RiskSignal, ...]:
+    """Risk signals of a claim against the part of each fragment it relies on."""
+    claim = strip_markers(claim_text)
+    return risk_signals(claim, localize(claim, fragments), [f.text for f in fragments])
+
+
+def extract(
+    claim_text: str,
+    fragments: tuple[Fragment, ...],
+    signals: tuple[RiskSignal, ...],
+    *,
+    width: int = 3,
+    max_chars: int = 2000,
+) -> Features | None:
+    """Features for a claim with at least one content token and one fragment, else None."""
+    claim = strip_markers(claim_text)
+    claim_tokens = tuple(t for t, _, _ in token_spans(claim))
+    weights = {t: token_weight(t) for t in claim_tokens}
+    total = sum(weights.values())
+    if not fragments or total == 0:
+        return None
+    windows, singles = [], []
+    for fragment in fragments:
+        window, single = _fragment_windows(fragment, weights, total, width, max_chars)
+        windows.append(window)
+        singles.append(single)
+    best = max(windows, key=lambda w: w.coverage)
+    union = frozenset().union(*(w.covered for w in windows))
+    claim_set = set(claim_tokens)
+    window_set = set(best.tokens)
+    window_text = best.fragment.text[best.start : best.end]
+    claim_bigrams = set(itertools.pairwise(claim_tokens))
+    window_bigrams = set(zip(best.tokens, best.tokens[1:], strict=False))
+    claim_grams = _char3(claim)
+    entities = {e.lower() for e in _ENTITY.findall(claim)}
+    lowered = window_text.lower()
+    clash = contradiction(claim, window_text)
+    claim_neg = NEGATION.search(claim) is not None
+    window_neg = NEGATION.search(window_text) is not None
+    codes = {s.code for s in signals}
+    coverage = best.coverage
+    values = {
+        "coverage": coverage,
+        "coverage_unweighted": len(claim_set & window_set) / len(claim_set),
+        "coverage_all": sum(weights[t] for t in union) / total,
+        "sentence_coverage": max(singles),
+        "bigram_coverage": (
+            len(claim_bigrams & window_bigrams) / len(claim_bigrams) if claim_bigrams else coverage
+        ),
+        "char3_coverage": (
+            len(claim_grams & _char3(window_text)) / len(claim_grams) if claim_grams else 0.0
+        ),
+        "entity_coverage": (
+            sum(1 for e in entities if e in lowered) / len(entities) if entities else 1.0
+        ),
+        "jaccard": len(claim_set & window_set) / len(claim_set | window_set),
+        "log_claim_tokens": math.log1p(len(claim_tokens)),
+        "log_window_tokens": math.log1p(len(best.tokens)),
+        "log_uncovered": math.log1p(len(claim_set - window_set)),
+        "uncovered_run": float(_longest_run(claim_tokens, union)),
+        "negation_claim_only": float(claim_neg and not window_neg),
+        "negation_evidence_only": float(window_neg and not claim_neg),
+        "coverage_x_negation": coverage * float(claim_neg != window_neg),
+        "antonym": float(clash is not None and "says" in clash),
+        **{f"signal_{c.value}": float(c in codes) for c in SignalCode},
+    }
+    return Features(values, best, tuple(windows), union, claim_tokens, clash)
