@@ -9,7 +9,7 @@ file a reviewer can read; its hash becomes part of the checker version.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -139,3 +139,63 @@ def _best_contra_threshold(sets: Sequence[LabelledSet], bias: float, coef: Matri
         ]
         scores.append(float(np.mean(per_file)))
     return round(float(grid[int(np.argmax(scores))]), 3)
+
+
+def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
+    """The rules checker's verdicts computed from a feature matrix (mirrors `RulesChecker`).
+
+    Calibration evaluates many candidate configs on the same features; recomputing features
+    per candidate would cost minutes. A test keeps this in step with the checker itself.
+    """
+    col = {name: x[:, i] for i, name in enumerate(FEATURES)}
+
+    def score(weights: Mapping[str, float]) -> Matrix:
+        z = np.full(len(x), weights.get("bias", 0.0))
+        for name, w in weights.items():
+            if name != "bias":
+                z = z + w * col[name]
+        return sigmoid(z)
+
+    p_entail, p_contra = score(config.entail_weights), score(config.contradict_weights)
+    coverage = col["coverage"]
+    veto = np.zeros(len(x), dtype=bool)
+    for code in config.veto_signals:
+        veto |= col[f"signal_{code}"] > 0
+    polarity = (col["negation_claim_only"] + col["negation_evidence_only"] + col["antonym"]) > 0
+    clash = polarity & (coverage >= config.clash_coverage)
+    partial = col["uncovered_run"] >= config.max_uncovered_run
+    entailed = (p_entail >= config.entail_threshold) & ~veto & ~clash & ~partial
+    contra = ~entailed & (
+        clash | ((p_contra >= config.contradict_threshold) & (coverage >= config.related_coverage))
+    )
+    no_content = ~x.any(axis=1)
+    out = np.where(entailed, "entailed", np.where(contra, "contradicted", "insufficient"))
+    return np.where(no_content, "unknown", out)
+
+
+def folds(sets: Sequence[LabelledSet], k: int, seed: int = 0) -> list[list[NDArray[np.int_]]]:
+    """Per file, k disjoint index folds (shuffled with a fixed seed, so runs repeat)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for s in sets:
+        order = rng.permutation(len(s.labels))
+        out.append([order[i::k] for i in range(k)])
+    return out
+
+
+def cross_validated(
+    sets: Sequence[LabelledSet], base: RulesConfig, k: int = 5, l2: float = 30.0
+) -> list[NDArray[np.str_]]:
+    """Held-out verdicts per file: each fold is judged by a config fitted without it."""
+    parts = folds(sets, k)
+    predictions = [np.empty(len(s.labels), dtype=object) for s in sets]
+    for fold in range(k):
+        train = []
+        for s, file_folds in zip(sets, parts, strict=True):
+            keep = np.setdiff1d(np.arange(len(s.labels)), file_folds[fold])
+            train.append(LabelledSet(s.name, s.x[keep], tuple(s.labels[i] for i in keep)))
+        config = fit(train, base, l2)
+        for i, (s, file_folds) in enumerate(zip(sets, parts, strict=True)):
+            idx = file_folds[fold]
+            predictions[i][idx] = decide_matrix(config, s.x[idx])
+    return [p.astype(str) for p in predictions]

@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from stream.cascade import CascadeChecker
+from stream.checker_config import load_rules_config
 from stream.checking import AsyncChecker, SyncChecker
 from stream.errors import UsageError
 from stream.llm import LlmChecker, LlmConfig
@@ -15,7 +18,7 @@ from stream.settings import Settings
 from stream.verify.checkers import RulesChecker
 from stream.verify.codes import SignalCode
 
-AVAILABLE = "rules, llm, cascade"
+AVAILABLE = "rules, llm, cascade, or a checker config file (.toml)"
 
 
 def make_checker(
@@ -37,12 +40,15 @@ def make_checker(
             settings.cascade_signals,
             metrics,
         )
-    # Calibrated rules configs (a TOML path in `spec`) plug in here, before the error.
+    if spec.endswith(".toml") or Path(spec).is_file():
+        return SyncChecker(RulesChecker(load_rules_config(spec)))
     raise UsageError(f"unknown checker {spec!r}; available: {AVAILABLE}")
 
 
 def rules_checker(settings: Settings) -> RulesChecker:
-    """The rules side of `rules` and `cascade`; a calibrated config would be loaded here."""
+    """The rules side of `rules` and `cascade`: built in, or calibrated (CITEGATE_RULES_CONFIG)."""
+    if settings.rules_config:
+        return RulesChecker(load_rules_config(settings.rules_config))
     return RulesChecker()
 
 

@@ -217,6 +217,12 @@ class Settings:
         default=None, metadata=_env("SSL_CAFILE", "CA bundle for Kafka TLS")
     )
     log_level: str = field(default="info", metadata=_env("LOG_LEVEL", "worker log level"))
+    rules_config: str | None = field(
+        default=None,
+        metadata=_env(
+            "RULES_CONFIG", "calibrated rules checker config (TOML) for `rules` and `cascade`"
+        ),
+    )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

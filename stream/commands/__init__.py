@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from stream.commands import corpus_cmd, demo_cmd, eval_cmd, kafka_cmd, verify_cmd, worker_cmd
+from stream.commands import (
+    calibrate_cmd,
+    corpus_cmd,
+    demo_cmd,
+    eval_cmd,
+    kafka_cmd,
+    verify_cmd,
+    worker_cmd,
+)
 
 
 def register(sub: Any) -> None:
@@ -14,3 +22,4 @@ def register(sub: Any) -> None:
     kafka_cmd.register(sub)
     demo_cmd.register(sub)
     eval_cmd.register(sub)
+    calibrate_cmd.register(sub)

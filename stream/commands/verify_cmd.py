@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -11,17 +12,18 @@ from typing import IO, Any
 import orjson
 from tqdm import tqdm
 
+from stream.checker_factory import make_checker
 from stream.codec import answer_from_obj
 from stream.corpus.cache import citation_refs
 from stream.errors import CitegateError, InputError
 from stream.events import verify_report
 from stream.render import render_table
-from stream.verify.checkers import RulesChecker
+from stream.settings import Settings
 from stream.verify.citations import CheckOptions, DocumentSnapshot
 from stream.verify.codes import FinalStatus
 from stream.verify.model import Answer
 from stream.verify.parse import Limits
-from stream.verify.pipeline import verify_answer
+from stream.verify.pipeline import finish, prepare
 from stream.verify.policy import Policy
 
 MAX_INPUT_LINE_BYTES = 16 * 1024 * 1024
@@ -46,6 +48,12 @@ def register(sub: Any) -> None:
         "--relocate-quotes",
         action="store_true",
         help="accept a quote found exactly once elsewhere, with a warning",
+    )
+    p.add_argument(
+        "--checker",
+        default=None,
+        metavar="NAME|CONFIG",
+        help="rules (default), llm, cascade, or a calibrated checker config (.toml)",
     )
     p.add_argument(
         "--force-review-domains",
@@ -123,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     parsed = _decode_all(items)
     refs = [r for _, a in parsed if isinstance(a, Answer) for r in citation_refs(a)]
     snapshot = load_snapshot(args.corpus, refs)
-    checker = RulesChecker()
+    checker = make_checker(args.checker or Settings.from_env().checker, Settings.from_env())
     policy = Policy(
         frozenset(d.strip().lower() for d in args.force_review_domains.split(",") if d.strip())
     )
@@ -158,7 +166,9 @@ def run(args: argparse.Namespace) -> int:
             }
             out.write(orjson.dumps(err).decode() + "\n")
             continue
-        result = verify_answer(answer, snapshot, checker, policy, options)
+        prepared = prepare(answer, snapshot, options)
+        results = asyncio.run(checker.check_many(prepared.requests))
+        result = finish(prepared, results, checker.ref, policy)
         all_accepted &= result.decision.final_status is FinalStatus.ACCEPT
         report = verify_report(result, checker.ref)
         if fmt == "json":

@@ -133,9 +133,11 @@ class RulesConfig:
                 "entail": self.entail_threshold,
                 "contradict": self.contradict_threshold,
                 "related_coverage": self.related_coverage,
+                "clash_coverage": self.clash_coverage,
+                "max_uncovered_run": self.max_uncovered_run,
             },
             "window": {"sentences": self.window_sentences, "max_chars": self.max_window_chars},
-            "veto_signals": sorted(self.veto_signals),
+            "vetoes": {"signals": sorted(self.veto_signals)},
             "entail_weights": {k: round(v, 6) for k, v in sorted(self.entail_weights.items())},
             "contradict_weights": {
                 k: round(v, 6) for k, v in sorted(self.contradict_weights.items())
@@ -182,7 +184,9 @@ class RulesConfig:
             max_uncovered_run=int(thresholds.get("max_uncovered_run", 4)),
             window_sentences=int(window.get("sentences", 3)),
             max_window_chars=int(window.get("max_chars", 2000)),
-            veto_signals=frozenset(str(s) for s in data.get("veto_signals", cls().veto_signals)),
+            veto_signals=frozenset(
+                str(s) for s in data.get("vetoes", {}).get("signals", cls().veto_signals)
+            ),
             base_version=str(data.get("checker", {}).get("base", BASE_VERSION)),
             calibrated=bool(data.get("checker", {}).get("calibrated", True)),
         )
