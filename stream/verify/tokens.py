@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 from functools import lru_cache
+from itertools import chain
 
 import snowballstemmer
 
@@ -40,6 +41,8 @@ _TOKEN_RE = re.compile(
     r"|(?P<lat>[a-z]+(?:['.\-][a-z0-9]+)*)",
     re.IGNORECASE,
 )
+# The same pattern without groups: `findall` then yields plain strings.
+_RAW_RE = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern), re.IGNORECASE)
 
 
 def number_token(raw: str) -> str:
@@ -108,10 +111,7 @@ def tokens(text: str) -> tuple[str, ...]:
     `findall` runs at C speed and each distinct raw word is tokenised once per process, which
     keeps long documents cheap; positions are left to `token_spans`.
     """
-    out: list[str] = []
-    for raw in _TOKEN_RE.findall(text):
-        out.extend(_word_to_tokens(next(g for g in raw if g)))
-    return tuple(out)
+    return tuple(chain.from_iterable(map(_word_to_tokens, _RAW_RE.findall(text))))
 
 
 def token_weight(token: str) -> float:
