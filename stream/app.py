@@ -25,6 +25,7 @@ from stream.checking import AsyncChecker
 from stream.corpus.cache import CorpusCache
 from stream.corpus.store import DocumentStore, open_store
 from stream.dedup import SeenEvents
+from stream.errors import CorpusUnavailableError
 from stream.kafka import consumer_kwargs, producer_kwargs
 from stream.loop import StageLoop
 from stream.metrics import Metrics
@@ -86,6 +87,13 @@ class StageService(Service):
                 self.bootstrap, [name], s.partitions, configs=configs, **security_kwargs(s)
             )
         self.store = open_store(s.store)
+        try:
+            await self.store.ping()
+            self.metrics.corpus_up.set(1)
+        except CorpusUnavailableError as exc:
+            # Not fatal: lookups retry and answers go to manual review until it is back.
+            log.warning("corpus store unavailable at start: %s", exc.message)
+            self.metrics.corpus_up.set(0)
         cache = CorpusCache(
             self.store,
             max_bytes=s.cache_bytes,
