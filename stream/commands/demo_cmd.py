@@ -107,6 +107,21 @@ async def collect(
     return events
 
 
+Slice = tuple[str, str, str, str]
+
+
+def by_slice(events: Iterable[dict[str, Any]], field: str) -> dict[Slice, Counter[str]]:
+    """Counts of `field` per (generator, retriever, corpus, checker) name@version."""
+    out: dict[Slice, Counter[str]] = {}
+    for e in events:
+        g, r, c, k = (
+            f"{e[x]['name']}@{e[x]['version']}"
+            for x in ("generator", "retriever", "corpus", "checker")
+        )
+        out.setdefault((g, r, c, k), Counter())[e[field]] += 1
+    return out
+
+
 def report(
     answers: list[dict[str, Any]], events: dict[str, list[dict[str, Any]]], settings: Settings
 ) -> str:
@@ -139,24 +154,8 @@ def report(
     )
     mix = Counter(d["final_status"] for d in decisions.values())
     lines.append("\ndecision mix: " + ", ".join(f"{k}={mix[k]}" for k in sorted(mix)))
-    slices: dict[tuple[str, str, str, str], Counter[str]] = {}
-    for v in verdicts:
-        key = (
-            f"{v['generator']['name']}@{v['generator']['version']}",
-            f"{v['retriever']['name']}@{v['retriever']['version']}",
-            f"{v['corpus']['name']}@{v['corpus']['version']}",
-            f"{v['checker']['name']}@{v['checker']['version']}",
-        )
-        slices.setdefault(key, Counter())[v["verdict"]] += 1
-    dec_slices: dict[tuple[str, str, str, str], Counter[str]] = {}
-    for d in decisions.values():
-        key = (
-            f"{d['generator']['name']}@{d['generator']['version']}",
-            f"{d['retriever']['name']}@{d['retriever']['version']}",
-            f"{d['corpus']['name']}@{d['corpus']['version']}",
-            f"{d['checker']['name']}@{d['checker']['version']}",
-        )
-        dec_slices.setdefault(key, Counter())[d["final_status"]] += 1
+    slices = by_slice(verdicts, "verdict")
+    dec_slices = by_slice(decisions.values(), "final_status")
     srows = []
     for key in sorted(set(slices) | set(dec_slices)):
         vc, dc = slices.get(key, Counter()), dec_slices.get(key, Counter())
