@@ -26,7 +26,7 @@ from stream.corpus.cache import CorpusCache
 from stream.corpus.store import DocumentStore, open_store
 from stream.dedup import SeenEvents
 from stream.errors import CorpusUnavailableError
-from stream.kafka import consumer_kwargs, producer_kwargs
+from stream.kafka import consumer_kwargs, producer_kwargs, security_kwargs
 from stream.loop import StageLoop
 from stream.metrics import Metrics
 from stream.seen_log import SeenLog
@@ -34,6 +34,9 @@ from stream.settings import Settings
 from stream.stage import Stage
 
 log = logging.getLogger("citegate.app")
+
+
+STOP_TIMEOUT_S = 5.0
 
 
 def seen_topic(settings: Settings) -> str:
@@ -79,7 +82,6 @@ class StageService(Service):
 
     async def _setup(self) -> StageLoop:
         from stream.broker import create_topics
-        from stream.kafka import security_kwargs
 
         s = self.settings
         for name, configs in topic_specs(s):
@@ -161,7 +163,11 @@ class StageService(Service):
             if stop is None:
                 continue
             try:
-                await stop()
+                # Bounded: with the broker gone, a client's goodbye would otherwise retry
+                # until its own timeouts and outlast a supervisor's grace period.
+                await asyncio.wait_for(stop(), STOP_TIMEOUT_S)
+            except TimeoutError:
+                log.warning("gave up stopping %r after %.0fs", stop, STOP_TIMEOUT_S)
             except Exception:
                 log.exception("error while stopping %r", stop)
 
@@ -169,6 +175,22 @@ class StageService(Service):
     def healthy(self) -> bool:
         """Alive while setting up or consuming; false once the stage has failed."""
         return not self.failed and (self._loop_task is None or not self._loop_task.done())
+
+
+def faust_credentials(settings: Settings) -> Any:
+    """The same TLS/SASL settings for Faust's own clients as for the stage's aiokafka ones."""
+    kw = security_kwargs(settings)
+    proto = kw["security_protocol"]
+    if proto == "PLAINTEXT":
+        return None
+    if proto == "SSL":
+        return faust.SSLCredentials(kw["ssl_context"])
+    return faust.SASLCredentials(
+        username=kw["sasl_plain_username"],
+        password=kw["sasl_plain_password"],
+        ssl_context=kw.get("ssl_context"),
+        mechanism=kw["sasl_mechanism"],
+    )
 
 
 def build_app(
@@ -179,6 +201,7 @@ def build_app(
     metrics = metrics or Metrics(label_cap=settings.label_cap)
     app = faust.App(
         f"{settings.group_id}-worker",
+        broker_credentials=faust_credentials(settings),
         broker=[f"kafka://{h}" for h in bootstrap],
         store="memory://",
         web_enabled=True,

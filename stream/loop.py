@@ -48,6 +48,7 @@ class StageLoop:
         self.running = False
         self.last_batch_at = 0.0
         self.positions: dict[TopicPartition, int] = {}
+        self._lag_reported: set[tuple[str, int]] = set()
 
     async def run(self) -> None:
         self.running = True
@@ -117,6 +118,10 @@ class StageLoop:
             if high is None or position is None:
                 continue
             lags[(tp.topic, tp.partition)] = max(0, high - position)
+        # Partitions that moved to another worker must not keep reporting their last lag here.
+        for gone in self._lag_reported - lags.keys():
+            self.metrics.consumer_lag.remove(gone[0], str(gone[1]))
+        self._lag_reported = set(lags)
         self.metrics.set_lag(lags)
 
     def stop(self) -> None:

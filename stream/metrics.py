@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
+from stream.verify.codes import WARNING_CODES, CheckCode, FinalStatus, InputCode
 from stream.verify.model import Answer, AnswerResult, Ref
 
 VERSION_LABELS = (
@@ -25,6 +26,16 @@ VERSION_LABELS = (
 SLICE = (*VERSION_LABELS, "mode")
 OTHER = "__other__"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+CACHE_EVENTS = ("hit", "miss", "negative_hit", "eviction", "error", "coalesced")
+INVALID_CITATION_CODES = tuple(
+    c.value for c in CheckCode if c not in WARNING_CODES and c is not CheckCode.CORPUS_UNAVAILABLE
+)
+"""Codes `citegate_citation_errors_total` counts: deterministic errors, not warnings/outages."""
+SUFFIXES = {
+    "counter": ("_total", "_created"),
+    "histogram": ("_bucket", "_count", "_sum", "_created"),
+    "gauge": ("",),
+}
 
 
 class LabelCap:
@@ -103,7 +114,7 @@ class Metrics:
         )
         self.cache_events = Counter(
             "citegate_corpus_cache_events",
-            "Corpus cache lookups: hit, miss, eviction, negative_hit, error.",
+            "Corpus cache events: hit, miss, negative_hit, eviction, error, coalesced.",
             ["event"],
             registry=r,
         )
@@ -148,6 +159,26 @@ class Metrics:
             ["route"],
             registry=r,
         )
+        self._slices: set[tuple[str, ...]] = set()
+        # Children with a closed set of label values start at 0, so ratios and increase() see
+        # the first event instead of a series that appears out of nowhere.
+        for reason in InputCode:
+            self.dead_letters.labels(reason=reason.value)
+        for event in CACHE_EVENTS:
+            self.cache_events.labels(event=event)
+
+    def _init_slice(self, s: Mapping[str, str]) -> None:
+        """Zero-valued children for a slice's first answer (0 rather than "no data")."""
+        key = tuple(s[k] for k in SLICE)
+        if key in self._slices:
+            return
+        self._slices.add(key)
+        for status in FinalStatus:
+            self.answers.labels(**s, final_status=status.value)
+        self.claims_without_citation.labels(**s)
+        self.citations.labels(**s)
+        for code in INVALID_CITATION_CODES:
+            self.citation_errors.labels(**s, code=code)
 
     def slice_of(self, answer: Answer, checker: Ref, mode: str) -> dict[str, str]:
         raw = {
@@ -169,6 +200,7 @@ class Metrics:
     ) -> None:
         """Count one decided answer and its claims."""
         s = self.slice_of(result.answer, checker, mode)
+        self._init_slice(s)
         self.answers.labels(**s, final_status=result.decision.final_status.value).inc()
         cited = 0
         for v in result.verdicts:
@@ -201,6 +233,14 @@ class Metrics:
     def set_lag(self, lags: Mapping[tuple[str, int], int]) -> None:
         for (topic, partition), lag in lags.items():
             self.consumer_lag.labels(topic=topic, partition=str(partition)).set(lag)
+
+    def exposed_names(self) -> set[str]:
+        """Every sample name the registry can expose, observed yet or not (metric families
+        plus their type's suffixes), e.g. `citegate_processing_seconds_bucket`."""
+        out: set[str] = set()
+        for family in self.registry.collect():
+            out.update(family.name + suffix for suffix in SUFFIXES.get(family.type, ("",)))
+        return out
 
     def names(self) -> Iterable[str]:
         """Sample names this bundle exports (for tests that check deploy/ uses real names)."""

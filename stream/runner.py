@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import signal
+import threading
 from collections.abc import Iterator
 
 import faust
@@ -28,11 +31,33 @@ def broker_for(settings: Settings) -> Iterator[list[str]]:
         yield [broker.bootstrap]
 
 
+SHUTDOWN_GRACE_S = 20.0
+"""After a stop signal the process exits within this long, even when Faust's own consumer
+thread hangs retrying fetches against a broker that is gone (seen here until SIGKILL)."""
+
+
+class Worker(faust.Worker):
+    """Faust's worker with a bounded shutdown: supervisors count on SIGTERM ending it."""
+
+    def _schedule_shutdown(self, signal: signal.Signals) -> None:
+        failed = any(getattr(s, "failed", False) for s in self.services)
+        timer = threading.Timer(SHUTDOWN_GRACE_S, _force_exit, args=(1 if failed else 0,))
+        timer.daemon = True
+        timer.start()
+        super()._schedule_shutdown(signal)
+
+
+def _force_exit(code: int) -> None:
+    log.error("shutdown took longer than %.0fs; exiting now", SHUTDOWN_GRACE_S)
+    logging.shutdown()
+    os._exit(code)
+
+
 def run_worker(settings: Settings) -> int:
     log.info("settings: %s", settings.redacted())
     with broker_for(settings) as bootstrap:
         app, service = build_app(settings, bootstrap)
-        worker = faust.Worker(app, service, loglevel=settings.log_level, quiet=True)
+        worker = Worker(app, service, loglevel=settings.log_level, quiet=True)
         try:
             worker.execute_from_commandline()
         except SystemExit as exc:
