@@ -11,13 +11,14 @@ import hashlib
 import logging
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from stream.checking import AsyncChecker
 from stream.codec import decode_answer, encode
+from stream.corpus.cache import citation_refs
 from stream.dedup import SeenEvents
-from stream.errors import InputError
+from stream.errors import CorpusUnavailableError, InputError
 from stream.events import (
     Envelope,
     Source,
@@ -29,10 +30,11 @@ from stream.metrics import Metrics
 from stream.settings import Settings
 from stream.verify.citations import CheckOptions, DocumentSnapshot
 from stream.verify.codes import InputCode
-from stream.verify.model import Answer, AnswerResult
+from stream.verify.model import Answer, AnswerResult, CheckError, Document
 from stream.verify.parse import Limits
 from stream.verify.pipeline import finish, prepare
 from stream.verify.policy import Policy
+from stream.verify.rebase import rebase
 
 log = logging.getLogger("citegate.stage")
 
@@ -41,6 +43,10 @@ class SnapshotSource(Protocol):
     """Where the stage gets documents: the corpus cache in production."""
 
     async def snapshot(self, refs: Iterable[tuple[str, str | None]]) -> DocumentSnapshot: ...
+
+    async def latest(self, document_id: str) -> Document | None: ...
+
+    async def get(self, document_id: str, version: str) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +96,7 @@ class Stage:
         *,
         mode: str = "live",
         replay_id: str | None = None,
+        rebase: str | None = None,
     ) -> None:
         self.settings = settings
         self.corpus = corpus
@@ -98,6 +105,8 @@ class Stage:
         self.seen = seen
         self.mode = mode
         self.replay_id = replay_id
+        self.rebase = rebase
+        """None live; `latest` or a version name when replaying onto a corpus update."""
         self.limits = Limits(settings.max_claims, settings.max_citations_per_claim)
         self.policy = Policy(settings.force_review_domains)
         self.options = CheckOptions(relocate_quotes=settings.relocate_quotes)
@@ -107,6 +116,25 @@ class Stage:
     def settle(self) -> None:
         """The batch is durable (marked) or abandoned (rewound): forget in-flight ids."""
         self.inflight.clear()
+
+    async def _rebase(self, answer: Answer) -> tuple[Answer, dict[str, CheckError]]:
+        """Move citations to the rebase target version (replay after a corpus update)."""
+        refs = citation_refs(answer)
+        if not refs:
+            return answer, {}
+        old = await self.corpus.snapshot(refs)
+        targets: dict[str, Document | None] = {}
+        for doc_id in dict.fromkeys(d for d, _ in refs):
+            try:
+                if self.rebase == "latest":
+                    targets[doc_id] = await self.corpus.latest(doc_id)
+                else:
+                    found = await self.corpus.get(doc_id, self.rebase or "")
+                    if isinstance(found, Document) or found is None:
+                        targets[doc_id] = found
+            except CorpusUnavailableError:
+                continue  # the checks will report the outage for this document
+        return rebase(answer, old, targets)
 
     def dead_letter(self, record: Record, reason: str, message: str) -> Outcome:
         self.metrics.dead_letters.labels(reason=reason).inc()
@@ -156,13 +184,13 @@ class Stage:
         return Outcome("decision", verdicts, (decision,), event_id=event_id, result=result)
 
     async def verify(self, answer: Answer) -> AnswerResult:
-        refs = [
-            (c.document_id, c.document_version)
-            for c in answer.citations
-            if c.document_id is not None
-        ]
+        options = self.options
+        if self.rebase is not None:
+            answer, notes = await self._rebase(answer)
+            options = replace(options, notes=notes)
+        refs = citation_refs(answer)
         snapshot = await self.corpus.snapshot(refs) if refs else DocumentSnapshot()
-        prepared = prepare(answer, snapshot, self.options)
+        prepared = prepare(answer, snapshot, options)
         started = time.perf_counter()
         results = await self.checker.check_many(prepared.requests)
         if prepared.requests:

@@ -10,6 +10,7 @@ from stream.commands import (
     demo_cmd,
     eval_cmd,
     kafka_cmd,
+    replay_cmd,
     verify_cmd,
     worker_cmd,
 )
@@ -23,3 +24,4 @@ def register(sub: Any) -> None:
     demo_cmd.register(sub)
     eval_cmd.register(sub)
     calibrate_cmd.register(sub)
+    replay_cmd.register(sub)

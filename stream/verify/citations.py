@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from stream.verify.codes import CheckCode
+from stream.verify.codes import WARNING_CODES, CheckCode
 from stream.verify.model import Answer, CheckError, Citation, CitationCheck, Document, Fragment
 from stream.verify.offsets import to_codepoints
 from stream.verify.text import normalise
@@ -49,7 +49,11 @@ class DocumentSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
+    """`notes` carry findings made before the checks, by citation id (replay's rebase): an
+    error replaces the checks of that citation, a warning is attached to them."""
+
     relocate_quotes: bool = False
+    notes: Mapping[str, CheckError] = field(default_factory=dict)
 
 
 def find_all(text: str, needle: str, limit: int = MAX_FOUND_AT) -> tuple[tuple[int, int], ...]:
@@ -211,7 +215,13 @@ def check_citations(
             detail = f"citation id {cid!r} is used more than once"
             errors.append(_error(CheckCode.CITATION_ID_DUPLICATE, cid, detail))
             continue
-        check = check_citation(citation, cid, answer, snapshot, options)
+        note = options.notes.get(cid)
+        if note is not None and note.code not in WARNING_CODES:
+            check = _invalid(cid, note)
+        else:
+            check = check_citation(citation, cid, answer, snapshot, options)
+            if note is not None:
+                check = replace(check, warnings=(note, *check.warnings))
         if check.fragment is None and citation.references_corpus:
             # Keep what the answer cited even when the corpus has no such document.
             stub = Fragment(cid, "", citation.document_id, citation.document_version)

@@ -1,0 +1,93 @@
+"""Wiring for `citegate replay`: store, cache, checker and Kafka settings around `Replay`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from stream.checker_factory import make_checker
+from stream.corpus.cache import CorpusCache
+from stream.corpus.store import open_store
+from stream.errors import UsageError
+from stream.kafka import bootstrap_servers, consumer_kwargs, producer_kwargs
+from stream.metrics import Metrics
+from stream.replay import Plan, Replay
+from stream.replay_report import ReplayReport
+from stream.settings import Settings
+
+
+async def run_replay(
+    settings: Settings,
+    *,
+    replay_id: str,
+    output_topic: str,
+    rebase: str | None,
+    checker_spec: str | None,
+    since_ms: int | None,
+    until_ms: int | None,
+    offsets: dict[int, tuple[int, int | None]] | None,
+    checkpoint: Path,
+    report: Path,
+    limit: int | None,
+    batch_size: int,
+    progress: Callable[[int, int | None], None] | None = None,
+) -> ReplayReport:
+    if settings.broker == "embedded":
+        raise UsageError("replay reads an existing broker: pass --broker kafka://host:port")
+    live = {
+        settings.topic_answers,
+        settings.topic_verdicts,
+        settings.topic_decisions,
+        settings.topic_dlq,
+    }
+    if output_topic in live:
+        raise UsageError(
+            f"--output-topic {output_topic!r} is a live topic; replays never write there"
+        )
+    bootstrap = bootstrap_servers(settings.broker)
+    metrics = Metrics(label_cap=settings.label_cap)
+    store = open_store(settings.store)
+    cache = CorpusCache(
+        store,
+        max_bytes=settings.cache_bytes,
+        negative_ttl_s=settings.negative_cache_s,
+        retries=settings.corpus_retries,
+        backoff_s=settings.corpus_backoff_s,
+        on_event=metrics.cache_event,
+        on_lookup_seconds=metrics.corpus_lookup_seconds,
+    )
+    checker = make_checker(checker_spec or settings.checker, settings, metrics)
+    plan = Plan(
+        replay_id=replay_id,
+        output_topic=output_topic,
+        rebase=rebase,
+        since_ms=since_ms,
+        until_ms=until_ms,
+        offsets=offsets,
+        checkpoint=checkpoint,
+        report=report,
+        limit=limit,
+        batch_size=batch_size,
+    )
+    from stream.broker import create_topics
+    from stream.kafka import security_kwargs
+
+    await create_topics(bootstrap, [output_topic], settings.partitions, **security_kwargs(settings))
+    replay = Replay(
+        settings,
+        consumer_kwargs(settings, bootstrap),
+        producer_kwargs(settings, bootstrap),
+        cache,
+        checker,
+        metrics,
+        plan,
+    )
+    try:
+        result = await replay.run(progress)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        await checker.close()
+        await store.close()
+    result.write(report)
+    return result
