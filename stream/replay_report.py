@@ -147,7 +147,8 @@ class ReplayReport:
             "",
             f"Unchanged: {self.unchanged} · changed: "
             f"{len(self.changed) + self.changed_not_listed} · without an original "
-            f"decision: {self.no_original} · dead letters: {self.dead_letters}",
+            f"decision: {self.no_original} · dead letters: {self.dead_letters} · "
+            f"duplicates: {self.duplicates}",
             "",
         ]
         for c in self.changed:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from prometheus_client import start_http_server
+
 from stream.checker_factory import make_checker
 from stream.corpus.cache import CorpusCache
 from stream.corpus.store import open_store
@@ -31,6 +33,7 @@ async def run_replay(
     limit: int | None,
     batch_size: int,
     progress: Callable[[int, int | None], None] | None = None,
+    metrics_port: int | None = None,
 ) -> ReplayReport:
     if settings.broker == "embedded":
         raise UsageError("replay reads an existing broker: pass --broker kafka://host:port")
@@ -46,6 +49,9 @@ async def run_replay(
         )
     bootstrap = bootstrap_servers(settings.broker)
     metrics = Metrics(label_cap=settings.label_cap)
+    if metrics_port is not None:
+        # Replay metrics carry mode="replay", so dashboards keep them apart from live traffic.
+        start_http_server(metrics_port, addr=settings.web_host, registry=metrics.registry)
     store = open_store(settings.store)
     cache = CorpusCache(
         store,

@@ -42,6 +42,11 @@ def register(sub: Any) -> None:
     p.add_argument("--web-port", type=int, default=None, help="worker /metrics port")
     p.add_argument("--workdir", default=".citegate/demo", help="where the SQLite corpus goes")
     p.add_argument("--timeout", type=float, default=90.0, help="give up after this many seconds")
+    p.add_argument(
+        "--replay",
+        action="store_true",
+        help="then import a corpus update and replay the answers (--rebase latest)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -178,6 +183,43 @@ def report(
     return "\n".join(lines)
 
 
+def replay_demo(settings: Settings, store: str, workdir: Path) -> str:
+    """Import the built-in corpus update and replay every demo answer onto it."""
+    from stream.replay_runner import run_replay
+
+    update = workdir / "corpus-update.jsonl"
+    update.write_bytes(demo_file("corpus-update.jsonl"))
+    inserted, unchanged = asyncio.run(import_corpus(store, update))
+    report_path = workdir / "replay"
+    # The replay must decide like the live worker did: same store, same review domains.
+    settings = settings.with_(
+        store=store, force_review_domains=frozenset(DEMO_FORCE_REVIEW.split(","))
+    )
+    for stale in (report_path.with_name("replay.checkpoint.json"),):
+        stale.unlink(missing_ok=True)
+    result = asyncio.run(
+        run_replay(
+            settings,
+            replay_id="demo-replay",
+            output_topic=settings.topic_replay,
+            rebase="latest",
+            checker_spec=None,
+            since_ms=None,
+            until_ms=None,
+            offsets=None,
+            checkpoint=report_path.with_name("replay.checkpoint.json"),
+            report=report_path,
+            limit=None,
+            batch_size=500,
+        )
+    )
+    return (
+        f"\ncorpus update: {inserted} new document versions ({unchanged} unchanged); "
+        f"replay --rebase latest wrote {report_path}.json and {report_path}.md\n\n"
+        + result.markdown()
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     workdir = Path(args.workdir)
@@ -246,6 +288,8 @@ def run(args: argparse.Namespace) -> int:
                 f"\n{decided}/{len(answers)} answers decided, {dupes} duplicate decisions, "
                 f"in {time.monotonic() - started:.1f}s"
             )
+            if args.replay:
+                print(replay_demo(settings, store, workdir))
             if args.keep_running:
                 print("keeping the broker and worker up; Ctrl-C to stop")
                 with contextlib.suppress(KeyboardInterrupt):

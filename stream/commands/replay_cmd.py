@@ -60,6 +60,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--limit", type=int, default=None, help="stop after N answers (resumable)")
     p.add_argument("--batch-size", type=int, default=500)
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help='serve this replay\'s metrics (mode="replay") on /metrics meanwhile',
+    )
     p.set_defaults(handler=run)
 
 
@@ -134,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 limit=args.limit,
                 batch_size=args.batch_size,
                 progress=progress,
+                metrics_port=args.metrics_port,
             )
         )
     finally:

@@ -4,6 +4,8 @@ After a corpus update the question is not "was this answer right then" but "woul
 today": each citation moves to the target version if its exact quote occurs there exactly
 once (the range moves and the citation remembers where it came from); otherwise it fails
 with `quote_missing_in_version`, or `document_missing` when the target version does not exist.
+A citation that was already wrong for its own (still stored) version is left as it is: a
+corpus update must not turn a broken citation into a good one.
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ def rebase(
         if target.version == c.document_version:
             citations.append(c)
             continue
+        if _broken_before(c, answer, old):
+            citations.append(c)  # its own version still refutes it: the update changes nothing
+            continue
         quote = _quote(c, answer, old)
         if quote is None:  # a whole-document citation simply follows the document
             citations.append(replace(c, document_version=target.version, sha256=None))
@@ -86,6 +91,16 @@ def rebase(
             moved = replace(moved, start=None, end=None)  # inline passages stay unranged
         citations.append(moved)
     return replace(answer, citations=tuple(citations)), notes
+
+
+def _broken_before(c: Citation, answer: Answer, old: DocumentSnapshot) -> bool:
+    """True when the cited version still exists and its range does not hold the quote."""
+    claimed = c.quote if c.quote is not None else c.text
+    doc = old.documents.get((c.document_id or "", c.document_version or ""))
+    if doc is None or claimed is None or c.start is None or c.end is None:
+        return False
+    span = to_codepoints(doc.text, c.start, c.end, answer.offset_unit)
+    return span is None or doc.text[span[0] : span[1]] != claimed
 
 
 def _old_span(c: Citation, answer: Answer, old: DocumentSnapshot) -> tuple[int, int] | None:
