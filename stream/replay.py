@@ -338,13 +338,31 @@ class Replay:
             if outcome.kind == "duplicate":
                 self.report.duplicates += 1
                 continue
-            decision = orjson.loads(outcome.decisions[0].value)
-            claim_events = [orjson.loads(v.value) for v in outcome.verdicts]
+            result = outcome.result
+            if result is None:
+                continue
+            source_id = outcome.event_id or ""
+            decision = {
+                "source_event_id": source_id,
+                "final_status": result.decision.final_status.value,
+                "reasons": list(result.decision.reasons),
+            }
+            claim_views = [
+                {
+                    "claim_id": v.claim.id,
+                    "text": v.claim.text,
+                    "verdict": v.verdict.value,
+                    "support_status": v.support_status.value,
+                    "reason": v.reason,
+                    "deterministic_errors": [
+                        {"code": e.code.value} for e in v.deterministic_errors
+                    ],
+                    "warnings": [{"code": w.code.value} for w in v.warnings],
+                }
+                for v in result.verdicts
+            ]
             self.report.add(
-                decision["answer_id"],
-                originals.get(decision["source_event_id"]),
-                decision,
-                claim_events,
+                result.answer.answer_id, originals.get(source_id), decision, claim_views
             )
 
 

@@ -87,8 +87,10 @@ def rebase(
         moved = replace(
             c, document_version=target.version, start=unit_start, end=unit_end, sha256=None
         )
-        if c.text is not None and c.start is None:
-            moved = replace(moved, start=None, end=None)  # inline passages stay unranged
+        if c.start is None and c.end is None:
+            # Unranged citations (inline passages, bare quotes) stay unranged: rebasing moves
+            # the version, it must not add a range the producer never sent.
+            moved = replace(moved, start=None, end=None)
         citations.append(moved)
     return replace(answer, citations=tuple(citations)), notes
 
