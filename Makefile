@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/citegate demo
+	$(BIN)/citegate demo --replay
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
