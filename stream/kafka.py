@@ -74,3 +74,22 @@ def consumer_kwargs(settings: Settings, bootstrap: list[str]) -> dict[str, Any]:
         "isolation_level": "read_uncommitted",
         **security_kwargs(settings),
     }
+
+
+GROUP_SETTINGS = frozenset(
+    {
+        "group_id",
+        "session_timeout_ms",
+        "heartbeat_interval_ms",
+        "rebalance_timeout_ms",
+        "max_poll_interval_ms",
+        "enable_auto_commit",
+    }
+)
+
+
+def groupless(consumer_kw: dict[str, Any]) -> dict[str, Any]:
+    """Consumer options for reading without a group (replay, tail, the duplicate index):
+    no group settings, no commits — such a reader never moves anyone's offsets."""
+    kept = {k: v for k, v in consumer_kw.items() if k not in GROUP_SETTINGS}
+    return {**kept, "group_id": None, "enable_auto_commit": False}

@@ -19,6 +19,7 @@ import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from stream.dedup import SeenEvents
+from stream.kafka import groupless
 
 log = logging.getLogger("citegate.seen")
 SENTINEL_PREFIX = b"__citegate_sentinel__:"
@@ -35,28 +36,14 @@ class SeenLog:
         self.topic = topic
         self.seen = seen
         self.producer = producer
-        self._consumer_kwargs = {
-            k: v
-            for k, v in consumer_kwargs.items()
-            if k
-            not in {
-                "group_id",
-                "session_timeout_ms",
-                "heartbeat_interval_ms",
-                "rebalance_timeout_ms",
-                "max_poll_interval_ms",
-                "enable_auto_commit",
-            }
-        }
+        self._consumer_kwargs = groupless(consumer_kwargs)
         self._consumer: AIOKafkaConsumer | None = None
         self._tail: asyncio.Task[None] | None = None
         self.restored = 0
 
     async def restore(self, timeout_s: float = 60.0) -> int:
         """Load every mark still inside the window; returns how many were loaded."""
-        consumer = AIOKafkaConsumer(
-            enable_auto_commit=False, group_id=None, **self._consumer_kwargs
-        )
+        consumer = AIOKafkaConsumer(**self._consumer_kwargs)
         await consumer.start()
         self._consumer = consumer
         partitions = sorted(consumer.partitions_for_topic(self.topic) or ())

@@ -13,7 +13,7 @@ import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from stream.errors import InputError, UsageError
-from stream.kafka import bootstrap_servers, consumer_kwargs, producer_kwargs
+from stream.kafka import bootstrap_servers, consumer_kwargs, groupless, producer_kwargs
 from stream.settings import Settings
 
 
@@ -111,16 +111,7 @@ async def tail(
     limit: int | None,
     idle_timeout: float | None,
 ) -> int:
-    kwargs = consumer_kwargs(settings, _bootstrap(settings))
-    for key in (
-        "group_id",
-        "session_timeout_ms",
-        "heartbeat_interval_ms",
-        "rebalance_timeout_ms",
-        "max_poll_interval_ms",
-    ):
-        kwargs.pop(key, None)
-    consumer = AIOKafkaConsumer(group_id=None, **kwargs)
+    consumer = AIOKafkaConsumer(**groupless(consumer_kwargs(settings, _bootstrap(settings))))
     await consumer.start()
     count = 0
     try:
