@@ -220,7 +220,10 @@ class Replay:
         if not partitions:
             raise ValueError(f"topic {topic!r} does not exist on this broker")
         tps = [TopicPartition(topic, p) for p in partitions]
-        consumer.assign(tps)
+        # No assign() here: offsets_for_times needs none, and partitions assigned without a
+        # position make the fetcher reset their offsets in the background; reassigning while
+        # such a reset is in flight leaves `consumer.stop()` hanging (aiokafka swallows the
+        # cancellation). `_replay` assigns exactly the partitions it seeks.
         if self.plan.offsets is not None:
             for p, (start, end) in self.plan.offsets.items():
                 self.positions[p] = start
@@ -262,12 +265,14 @@ class Replay:
         progress: Callable[[int, int | None], None] | None,
     ) -> None:
         topic = self.settings.topic_answers
-        tps = {p: TopicPartition(topic, p) for p in self.positions}
-        consumer.assign(list(tps.values()))
+        # Only partitions with something to read (not -1: nothing after --since) are assigned,
+        # each seeked at once: an assigned partition without a position gets a background
+        # offset reset, which can leave `consumer.stop()` hanging (see `plan_ranges`).
+        tps = {p: TopicPartition(topic, p) for p, pos in self.positions.items() if pos >= 0}
+        if tps:
+            consumer.assign(list(tps.values()))
         pending = set()
         for p, tp in tps.items():
-            if self.positions[p] < 0:  # nothing after --since in this partition
-                continue
             consumer.seek(tp, self.positions[p])
             pending.add(p)
         idle, budget = 0, self.plan.limit

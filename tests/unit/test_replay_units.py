@@ -152,6 +152,41 @@ def test_documents_not_in_the_targets_and_uncited_ids_are_untouched() -> None:
     assert notes == {}
 
 
+def test_citation_broken_in_its_own_stored_version_is_left_alone() -> None:
+    """A corpus update must not turn a citation that was already wrong into a good one."""
+    start = V1.index(QUOTE) + 1  # off by one: the cited range does not hold the quote
+    off_by_one = Citation("q1", "guide", "v1", start, start + len(QUOTE), QUOTE)
+    moved, notes = rebase(
+        answer(off_by_one), DocumentSnapshot.of([doc("v1", V1)]), {"guide": doc("v2", V2)}
+    )
+
+    assert moved.citations == (off_by_one,)
+    assert notes == {}
+
+
+def test_range_cutting_a_character_counts_as_broken_before() -> None:
+    text = f"🔐 {QUOTE}"
+    cut = Citation("q1", "guide", "v1", 1, 5, QUOTE)  # utf16 offset 1 splits the emoji
+    moved, notes = rebase(
+        answer(cut, unit="utf16"), DocumentSnapshot.of([doc("v1", text)]), {"guide": doc("v2", V2)}
+    )
+
+    assert moved.citations == (cut,)
+    assert notes == {}
+
+
+def test_citation_of_a_version_no_longer_stored_is_rebased_by_its_quote() -> None:
+    start = V1.index(QUOTE) + 1  # unverifiable now: v1 is gone, so only the quote counts
+    citation = Citation("q1", "guide", "v1", start, start + len(QUOTE), QUOTE)
+    moved, notes = rebase(answer(citation), DocumentSnapshot.of([]), {"guide": doc("v2", V2)})
+
+    c = moved.citations[0]
+    assert c.document_version == "v2"
+    assert V2[c.start : c.end] == QUOTE  # type: ignore[misc]
+    assert notes["q1"].code is CheckCode.RANGE_REBASED
+    assert notes["q1"].relocated_from is None
+
+
 def test_whole_document_citation_follows_the_version() -> None:
     citation = Citation("q1", "guide", "v1", sha256=sha256_hex(V1))
     moved, notes = rebase(
