@@ -186,11 +186,35 @@ class Replay:
         data = orjson.loads(path.read_bytes())
         if data.get("replay_id") != self.plan.replay_id:
             raise ValueError(f"checkpoint {path} belongs to replay {data.get('replay_id')!r}")
+        saved = data.get("plan", {})
+        # Relative times (`--since 7d`) move between runs: the interrupted run's bounds hold.
+        self.plan = replace(
+            self.plan,
+            since_ms=saved.get("since_ms", self.plan.since_ms),
+            until_ms=saved.get("until_ms", self.plan.until_ms),
+        )
+        if saved and saved != self._plan_signature():
+            raise ValueError(
+                f"checkpoint {path} was written with other replay options "
+                f"({data.get('plan')}); resume with the same ones"
+            )
         self.positions = {int(k): int(v) for k, v in data["positions"].items()}
         self.ends = {int(k): int(v) for k, v in data["ends"].items()}
         self.report = ReplayReport.from_json(data["report"])
         self.done = bool(data.get("done"))
         return True
+
+    def _plan_signature(self) -> dict[str, Any]:
+        """What a resumed run must share with the interrupted one (the limit may differ)."""
+        p = self.plan
+        return {
+            "output_topic": p.output_topic,
+            "rebase": p.rebase,
+            "since_ms": p.since_ms,
+            "until_ms": p.until_ms,
+            "checker": self.report.checker,
+            "offsets": {str(k): list(v) for k, v in (p.offsets or {}).items()},
+        }
 
     def save_checkpoint(self) -> None:
         path = self.plan.checkpoint
@@ -206,6 +230,7 @@ class Replay:
                     "ends": {str(k): v for k, v in self.ends.items()},
                     "report": self.report.to_json(),
                     "done": self.done,
+                    "plan": self._plan_signature(),
                 }
             )
         )

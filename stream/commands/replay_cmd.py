@@ -93,7 +93,10 @@ def parse_offsets(spec: str) -> dict[int, tuple[int, int | None]]:
         start, end = int(m.group(2)), int(m.group(3)) if m.group(3) else None
         if end is not None and end < start:
             raise UsageError(f"--partition-offsets {part!r}: END before START")
-        out[int(m.group(1))] = (start, end)
+        partition = int(m.group(1))
+        if partition in out:
+            raise UsageError(f"--partition-offsets names partition {partition} twice")
+        out[partition] = (start, end)
     return out
 
 

@@ -485,3 +485,44 @@ def test_cli_refuses_the_embedded_broker(
     monkeypatch.chdir(tmp_path)
     assert main(["replay", "--broker", "embedded"]) == 2
     assert "pass --broker kafka://" in capsys.readouterr().err
+
+
+def test_resume_keeps_the_interrupted_runs_bounds_and_refuses_other_options(tmp_path: Path) -> None:
+    from stream.checking import SyncChecker
+    from stream.metrics import Metrics
+    from stream.replay import Plan, Replay
+    from stream.settings import Settings
+    from stream.verify.checkers import RulesChecker
+
+    checkpoint = tmp_path / "r.checkpoint.json"
+
+    def make(**plan: Any) -> Replay:
+        return Replay(
+            Settings(),
+            {},
+            {},
+            None,
+            SyncChecker(RulesChecker()),  # type: ignore[arg-type]
+            Metrics(),
+            Plan(replay_id="r", output_topic="out", checkpoint=checkpoint, **plan),
+        )
+
+    first = make(rebase="latest", since_ms=1000)
+    first.positions, first.ends = {0: 5}, {0: 9}
+    first.save_checkpoint()
+    resumed = make(rebase="latest", since_ms=2000)  # `--since 7d` evaluated later
+    assert resumed.load_checkpoint()
+    assert resumed.plan.since_ms == 1000
+    assert resumed.positions == {0: 5}
+    with pytest.raises(ValueError, match="other replay options"):
+        make(rebase="v2", since_ms=1000).load_checkpoint()
+    with pytest.raises(ValueError, match="belongs to replay"):
+        Replay(
+            Settings(),
+            {},
+            {},
+            None,
+            SyncChecker(RulesChecker()),  # type: ignore[arg-type]
+            Metrics(),
+            Plan(replay_id="other", output_topic="out", checkpoint=checkpoint),
+        ).load_checkpoint()
