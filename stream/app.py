@@ -22,8 +22,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from stream.checker_factory import make_checker
 from stream.checking import AsyncChecker
-from stream.corpus.cache import CorpusCache
 from stream.corpus.store import DocumentStore, open_store
+from stream.corpus.wiring import corpus_cache
 from stream.dedup import SeenEvents
 from stream.errors import CorpusUnavailableError
 from stream.kafka import consumer_kwargs, producer_kwargs, security_kwargs
@@ -96,15 +96,7 @@ class StageService(Service):
             # Not fatal: lookups retry and answers go to manual review until it is back.
             log.warning("corpus store unavailable at start: %s", exc.message)
             self.metrics.corpus_up.set(0)
-        cache = CorpusCache(
-            self.store,
-            max_bytes=s.cache_bytes,
-            negative_ttl_s=s.negative_cache_s,
-            retries=s.corpus_retries,
-            backoff_s=s.corpus_backoff_s,
-            on_event=self.metrics.cache_event,
-            on_lookup_seconds=self.metrics.corpus_lookup_seconds,
-        )
+        cache = corpus_cache(self.store, s, self.metrics)
         self.producer = AIOKafkaProducer(**producer_kwargs(s, self.bootstrap))
         await self.producer.start()
         ckw = consumer_kwargs(s, self.bootstrap)

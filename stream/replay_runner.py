@@ -8,8 +8,8 @@ from pathlib import Path
 from prometheus_client import start_http_server
 
 from stream.checker_factory import make_checker
-from stream.corpus.cache import CorpusCache
 from stream.corpus.store import open_store
+from stream.corpus.wiring import corpus_cache
 from stream.errors import UsageError
 from stream.kafka import bootstrap_servers, consumer_kwargs, producer_kwargs
 from stream.metrics import Metrics
@@ -53,15 +53,7 @@ async def run_replay(
         # Replay metrics carry mode="replay", so dashboards keep them apart from live traffic.
         start_http_server(metrics_port, addr=settings.web_host, registry=metrics.registry)
     store = open_store(settings.store)
-    cache = CorpusCache(
-        store,
-        max_bytes=settings.cache_bytes,
-        negative_ttl_s=settings.negative_cache_s,
-        retries=settings.corpus_retries,
-        backoff_s=settings.corpus_backoff_s,
-        on_event=metrics.cache_event,
-        on_lookup_seconds=metrics.corpus_lookup_seconds,
-    )
+    cache = corpus_cache(store, settings, metrics)
     checker = make_checker(checker_spec or settings.checker, settings, metrics)
     plan = Plan(
         replay_id=replay_id,
