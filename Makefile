@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck rules unit integration bench clean
+.PHONY: demo test lint typecheck rules unit integration clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH" >&2; exit 2; }
@@ -50,8 +50,6 @@ rules:
 test: lint typecheck rules
 	$(BIN)/pytest -q
 
-bench: $(STAMP)
-	$(BIN)/citegate bench
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
