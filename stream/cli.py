@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from stream.errors import CitegateError, UsageError
+from stream.errors import CitegateError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -44,10 +44,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-
-
-def usage(message: str) -> NoReturn:
-    raise UsageError(message)
 
 
 if __name__ == "__main__":

@@ -6,11 +6,19 @@ always off; `acks=all` is what makes an acknowledged output durable on a real cl
 
 from __future__ import annotations
 
+import asyncio
 import ssl
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+from aiokafka.errors import KafkaError, TopicAlreadyExistsError, for_code
 
 from stream.errors import UsageError
 from stream.settings import Settings
+
+if TYPE_CHECKING:
+    from stream.stage import OutRecord
 
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
 
@@ -93,3 +101,58 @@ def groupless(consumer_kw: dict[str, Any]) -> dict[str, Any]:
     no group settings, no commits — such a reader never moves anyone's offsets."""
     kept = {k: v for k, v in consumer_kw.items() if k not in GROUP_SETTINGS}
     return {**kept, "group_id": None, "enable_auto_commit": False}
+
+
+async def send_all(producer: Any, records: Iterable[OutRecord]) -> None:
+    """Send records and wait until the broker has acknowledged every one of them."""
+    futures = [await producer.send(r.topic, key=r.key, value=r.value) for r in records]
+    if futures:
+        await asyncio.gather(*futures)
+
+
+async def create_topics(
+    bootstrap: str | list[str],
+    names: Iterable[str],
+    partitions: int,
+    *,
+    replication_factor: int = 1,
+    timeout_ms: int = 10_000,
+    configs: Mapping[str, str] | None = None,
+    **client_kwargs: Any,
+) -> list[str]:
+    """Create *names* with *partitions* partitions each; existing topics are fine.
+
+    :returns: the names that were newly created (not the pre-existing ones).
+    :raises aiokafka.errors.KafkaError: for any error other than
+        ``TopicAlreadyExistsError``.
+    """
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return []
+    admin = AIOKafkaAdminClient(
+        bootstrap_servers=bootstrap, request_timeout_ms=timeout_ms, **client_kwargs
+    )
+    await admin.start()
+    try:
+        try:
+            response = await admin.create_topics(
+                [
+                    NewTopic(n, partitions, replication_factor, topic_configs=dict(configs or {}))
+                    for n in wanted
+                ],
+                timeout_ms=timeout_ms,
+            )
+        except TopicAlreadyExistsError:
+            return []
+        created: list[str] = []
+        for entry in response.topic_errors:
+            topic, code = str(entry[0]), int(entry[1])
+            if code == 0:
+                created.append(topic)
+            elif code != TopicAlreadyExistsError.errno:
+                message = entry[2] if len(entry) > 2 and entry[2] else ""
+                error_cls: type[KafkaError] = for_code(code)
+                raise error_cls(f"cannot create topic {topic!r}: {message}")
+        return created
+    finally:
+        await admin.close()

@@ -18,9 +18,10 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPa
 from aiokafka.errors import CommitFailedError, KafkaError
 
 from stream.events import Source
+from stream.kafka import send_all
 from stream.metrics import Metrics
 from stream.seen_log import SeenLog
-from stream.stage import Outcome, OutRecord, Record, Stage, ordered
+from stream.stage import Outcome, Record, Stage, ordered
 
 log = logging.getLogger("citegate.loop")
 
@@ -46,7 +47,6 @@ class StageLoop:
         self.batch_max_records = batch_max_records
         self.processed = 0
         self.running = False
-        self.last_batch_at = 0.0
         self.positions: dict[TopicPartition, int] = {}
         self._lag_reported: set[tuple[str, int]] = set()
 
@@ -57,7 +57,6 @@ class StageLoop:
             batches = await self.consumer.getmany(
                 timeout_ms=500, max_records=self.batch_max_records
             )
-            self.last_batch_at = time.monotonic()
             if not batches:
                 self._update_lag()
                 continue
@@ -79,8 +78,8 @@ class StageLoop:
         for tp, records in batches.items():
             outcomes.extend(await self._process_partition(tp, records))
         first, second = ordered(outcomes)
-        await self._send(first)
-        await self._send(second)
+        await send_all(self.producer, first)
+        await send_all(self.producer, second)
         await self.seen_log.mark(
             [o.event_id for o in outcomes if o.kind == "decision" and o.event_id]
         )
@@ -104,11 +103,6 @@ class StageLoop:
             record = Record(r.value, r.key, Source(tp.topic, tp.partition, r.offset), received)
             outcomes.append(await self.stage.process(record))
         return outcomes
-
-    async def _send(self, records: list[OutRecord]) -> None:
-        futures = [await self.producer.send(r.topic, key=r.key, value=r.value) for r in records]
-        if futures:
-            await asyncio.gather(*futures)
 
     def _update_lag(self) -> None:
         lags = {}

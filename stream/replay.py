@@ -10,7 +10,6 @@ and, the output ids being deterministic, re-sent events are exact duplicates.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import time
@@ -25,10 +24,11 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from stream.checking import AsyncChecker
 from stream.dedup import SeenEvents
 from stream.events import Source
+from stream.kafka import send_all
 from stream.metrics import Metrics
 from stream.replay_report import Original, ReplayReport
 from stream.settings import Settings
-from stream.stage import OutRecord, Record, SnapshotSource, Stage
+from stream.stage import Record, SnapshotSource, Stage
 
 log = logging.getLogger("citegate.replay")
 IDLE_POLLS = 4
@@ -357,8 +357,8 @@ class Replay:
             outcomes.append(await self.stage.process(Record(r.value, r.key, source)))
         verdicts = [o for out in outcomes for o in out.verdicts]
         decisions = [o for out in outcomes for o in out.decisions]
-        await _send(producer, verdicts)
-        await _send(producer, decisions)
+        await send_all(producer, verdicts)
+        await send_all(producer, decisions)
         self.stage.settle()
         for outcome in outcomes:
             self.report.processed += 1
@@ -394,9 +394,3 @@ class Replay:
             self.report.add(
                 result.answer.answer_id, originals.get(source_id), decision, claim_views
             )
-
-
-async def _send(producer: AIOKafkaProducer, records: list[OutRecord]) -> None:
-    futures = [await producer.send(r.topic, key=r.key, value=r.value) for r in records]
-    if futures:
-        await asyncio.gather(*futures)

@@ -11,7 +11,13 @@ from stream.checker_factory import make_checker
 from stream.corpus.store import open_store
 from stream.corpus.wiring import corpus_cache
 from stream.errors import UsageError
-from stream.kafka import bootstrap_servers, consumer_kwargs, producer_kwargs
+from stream.kafka import (
+    bootstrap_servers,
+    consumer_kwargs,
+    create_topics,
+    producer_kwargs,
+    security_kwargs,
+)
 from stream.metrics import Metrics
 from stream.replay import Plan, Replay
 from stream.replay_report import ReplayReport
@@ -67,8 +73,6 @@ async def run_replay(
         limit=limit,
         batch_size=batch_size,
     )
-    from stream.broker import create_topics
-    from stream.kafka import security_kwargs
 
     await create_topics(bootstrap, [output_topic], settings.partitions, **security_kwargs(settings))
     replay = Replay(

@@ -275,19 +275,6 @@ def risk_signals(
     return tuple(out)
 
 
-BLOCKING_SIGNALS = frozenset(
-    {
-        SignalCode.NUMBER_UNSUPPORTED,
-        SignalCode.DATE_MISMATCH,
-        SignalCode.VERSION_MISMATCH,
-        SignalCode.ABSOLUTE_UNSUPPORTED,
-        SignalCode.MODALITY_STRENGTHENED,
-        SignalCode.INFERENCE_CUE,
-        SignalCode.UNLINKED_CITATIONS,
-    }
-)
-"""Signals that keep a lexically covered claim from `entailed` in the rules checker."""
-
 SCOPE_SIGNALS = frozenset(
     {SignalCode.ABSOLUTE_UNSUPPORTED, SignalCode.INFERENCE_CUE, SignalCode.MODALITY_STRENGTHENED}
 )
