@@ -31,7 +31,7 @@ SCHEMA_FILES = {
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    data = resources.files("stream").joinpath("_schemas", SCHEMA_FILES[name]).read_text("utf-8")
+    data = resources.files("stream").joinpath("schemas", SCHEMA_FILES[name]).read_text("utf-8")
     schema: dict[str, Any] = json.loads(data)
     return schema
 

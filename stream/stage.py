@@ -14,10 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from stream.checking import AsyncChecker
+from stream.checkers.base import AsyncChecker
 from stream.codec import decode_answer, encode
-from stream.corpus.cache import citation_refs
-from stream.dedup import SeenEvents
 from stream.errors import CorpusUnavailableError, InputError
 from stream.events import (
     Envelope,
@@ -28,7 +26,7 @@ from stream.events import (
 )
 from stream.metrics import Metrics
 from stream.settings import Settings
-from stream.verify.citations import CheckOptions, DocumentSnapshot
+from stream.verify.citations import CheckOptions, DocumentSnapshot, citation_refs
 from stream.verify.codes import InputCode
 from stream.verify.model import Answer, AnswerResult, CheckError, Document
 from stream.verify.parse import Limits
@@ -49,9 +47,22 @@ class SnapshotSource(Protocol):
     async def get(self, document_id: str, version: str) -> object: ...
 
 
+class SeenIndex(Protocol):
+    """Input event ids already decided (the worker's durable duplicate index)."""
+
+    def contains(self, event_id: str) -> bool: ...
+
+
+class NothingSeen:
+    """No duplicate index: replay re-verifies every record it reads."""
+
+    def contains(self, event_id: str) -> bool:
+        return False
+
+
 @dataclass(frozen=True, slots=True)
-class Record:
-    """One consumed input record."""
+class InputRecord:
+    """One consumed input record (the Kafka record reduced to what the stage reads)."""
 
     value: bytes | None
     key: bytes | None
@@ -92,7 +103,7 @@ class Stage:
         corpus: SnapshotSource,
         checker: AsyncChecker,
         metrics: Metrics,
-        seen: SeenEvents,
+        seen: SeenIndex,
         *,
         mode: str = "live",
         replay_id: str | None = None,
@@ -136,13 +147,13 @@ class Stage:
                 continue  # the checks will report the outage for this document
         return rebase(answer, old, targets)
 
-    def dead_letter(self, record: Record, reason: str, message: str) -> Outcome:
+    def dead_letter(self, record: InputRecord, reason: str, message: str) -> Outcome:
         self.metrics.dead_letters.labels(reason=reason).inc()
         event = dead_letter_event(reason, message, record.value or b"", record.source, record.key)
         out = OutRecord(self.settings.topic_dlq, record.key, encode(event))
         return Outcome("dead_letter", dead_letters=(out,), event_id=event["event_id"])
 
-    async def process(self, record: Record) -> Outcome:
+    async def process(self, record: InputRecord) -> Outcome:
         """Never raises for bad input or a failing corpus: every record gets an outcome."""
         raw = record.value or b""
         self.metrics.inputs.labels(topic=record.source.topic or "").inc()

@@ -14,10 +14,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from stream.checker_config import dumps_rules_config, load_rules_config
+from stream.checkers.config import dumps_rules_config, load_rules_config
+from stream.commands.render import table
 from stream.errors import UsageError
-from stream.evaluate import binary_bacc, confusion_matrix, load_records, macro_f1
-from stream.render import table
+from stream.quality.evaluate import binary_bacc, confusion_matrix, load_records, macro_f1
 from stream.verify.checkers import RulesConfig
 from stream.verify.model import Fragment
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import numpy as np
 
-        from stream.calibration import (
+        from stream.quality.calibration import (
             LabelledSet,
             cross_validated,
             decide_matrix,

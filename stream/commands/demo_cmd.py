@@ -25,12 +25,12 @@ from typing import Any
 import orjson
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
-from stream.broker import EmbeddedBroker, find_free_port
 from stream.commands.kafka_cmd import produce
+from stream.commands.render import clip, table
 from stream.corpus.jsonfile import iter_documents
 from stream.corpus.store import open_store
 from stream.errors import CitegateError
-from stream.render import clip, table
+from stream.kafka.embedded import EmbeddedBroker, find_free_port
 from stream.settings import Settings
 
 DEMO_FORCE_REVIEW = "medical,legal"
@@ -185,7 +185,7 @@ def report(
 
 def replay_demo(settings: Settings, store: str, workdir: Path) -> str:
     """Import the built-in corpus update and replay every demo answer onto it."""
-    from stream.replay_runner import run_replay
+    from stream.replay.launch import run_replay
 
     update = workdir / "corpus-update.jsonl"
     update.write_bytes(demo_file("corpus-update.jsonl"))

@@ -1,4 +1,4 @@
-"""`citegate eval`: measure a checker on labelled claim files (see `stream.evaluate`).
+"""`citegate eval`: measure a checker on labelled claim files (see `stream.quality.evaluate`).
 
 All files are read and validated before the first checker call, so a typo in the last file
 does not waste a long (possibly paid) model run on the first ones.
@@ -15,9 +15,16 @@ from typing import Any
 import orjson
 from tqdm import tqdm
 
-from stream.checker_factory import make_checker
-from stream.evaluate import PREDICTED, FileResult, Record, load_records, predict, score
-from stream.render import table
+from stream.checkers.factory import make_checker
+from stream.commands.render import table
+from stream.quality.evaluate import (
+    PREDICTED,
+    FileResult,
+    LabelledClaim,
+    load_records,
+    predict,
+    score,
+)
 from stream.settings import Settings
 
 
@@ -57,7 +64,7 @@ def register(sub: Any) -> None:
 
 
 async def _evaluate(
-    spec: str, settings: Settings, loaded: list[tuple[str, list[Record]]]
+    spec: str, settings: Settings, loaded: list[tuple[str, list[LabelledClaim]]]
 ) -> tuple[list[FileResult], str]:
     checker = make_checker(spec, settings)
     total = sum(len(records) for _, records in loaded)
@@ -108,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format or ("table" if sys.stdout.isatty() else "json")
     report = Path(args.report) if args.report else None
     if report is not None:
-        from stream.eval_report import require_plotting
+        from stream.quality.report import require_plotting
 
         require_plotting()
     settings = Settings.from_env()
@@ -121,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render(results))
     if report is not None:
-        from stream.eval_report import write_report
+        from stream.quality.report import write_report
 
         path = write_report(results, checker_name, report)
         sys.stderr.write(f"citegate: report written to {path}\n")

@@ -13,7 +13,7 @@ import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from stream.errors import InputError, UsageError
-from stream.kafka import bootstrap_servers, consumer_kwargs, groupless, producer_kwargs
+from stream.kafka.clients import bootstrap_servers, consumer_kwargs, groupless, producer_kwargs
 from stream.settings import Settings
 
 

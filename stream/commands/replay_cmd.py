@@ -101,7 +101,7 @@ def parse_offsets(spec: str) -> dict[int, tuple[int, int | None]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from stream.replay_runner import run_replay
+    from stream.replay.launch import run_replay
 
     settings = Settings.from_env(broker=args.broker, store=args.store)
     if args.limit is not None and args.limit < 1:

@@ -12,14 +12,13 @@ from typing import IO, Any
 import orjson
 from tqdm import tqdm
 
-from stream.checker_factory import make_checker
+from stream.checkers.factory import make_checker
 from stream.codec import answer_from_obj
-from stream.corpus.cache import citation_refs
+from stream.commands.render import render_table
 from stream.errors import CitegateError, InputError
 from stream.events import verify_report
-from stream.render import render_table
 from stream.settings import Settings
-from stream.verify.citations import CheckOptions, DocumentSnapshot
+from stream.verify.citations import CheckOptions, DocumentSnapshot, citation_refs
 from stream.verify.codes import FinalStatus
 from stream.verify.model import Answer
 from stream.verify.parse import Limits

@@ -63,7 +63,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def run(args: argparse.Namespace) -> int:
-    from stream.runner import run_worker
+    from stream.worker.launch import run_worker
 
     settings = settings_from_args(args)
     logging.basicConfig(

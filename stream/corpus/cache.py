@@ -21,7 +21,7 @@ from typing import TypeVar, cast
 from stream.corpus.store import DocumentStore
 from stream.errors import CorpusUnavailableError
 from stream.verify.citations import DocumentSnapshot
-from stream.verify.model import Answer, Document
+from stream.verify.model import Document
 
 log = logging.getLogger("citegate.corpus")
 T = TypeVar("T")
@@ -44,13 +44,6 @@ class Outage(enum.Enum):
 
 
 UNAVAILABLE = Outage.UNAVAILABLE
-
-
-def citation_refs(answer: Answer) -> tuple[tuple[str, str | None], ...]:
-    """The (document_id, version) pairs an answer cites in the corpus, for `snapshot()`."""
-    return tuple(
-        (c.document_id, c.document_version) for c in answer.citations if c.document_id is not None
-    )
 
 
 class CorpusCache:

@@ -229,3 +229,10 @@ def check_citations(
         checks[cid] = check
         errors.extend(check.errors)
     return CitationReport(tuple(errors), checks)
+
+
+def citation_refs(answer: Answer) -> tuple[tuple[str, str | None], ...]:
+    """The (document_id, version) pairs an answer cites in the corpus, for `snapshot()`."""
+    return tuple(
+        (c.document_id, c.document_version) for c in answer.citations if c.document_id is not None
+    )

@@ -40,10 +40,10 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from stream.broker import BrokerStartError, EmbeddedBroker, create_topics, find_free_port
 from stream.corpus.jsonfile import iter_documents
 from stream.corpus.store import open_store, redact_url
-from stream.kafka import bootstrap_servers
+from stream.kafka.clients import bootstrap_servers
+from stream.kafka.embedded import BrokerStartError, EmbeddedBroker, create_topics, find_free_port
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
 

@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from stream.broker import find_free_port
 from stream.codec import schema_error
+from stream.kafka.embedded import find_free_port
 from tests.integration.conftest import (
     Events,
     StackFactory,

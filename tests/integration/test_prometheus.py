@@ -28,7 +28,7 @@ import aiohttp
 import orjson
 import pytest
 
-from stream.broker import find_free_port
+from stream.kafka.embedded import find_free_port
 from tests.integration.conftest import Events, Stack, StackFactory, demo_answers, service_missing
 
 pytestmark = pytest.mark.integration

@@ -25,7 +25,7 @@ from aiokafka import AIOKafkaConsumer
 
 from stream.corpus.store import open_store
 from stream.events import derive_id
-from stream.replay import read_topic
+from stream.replay.engine import read_topic
 from tests.integration.conftest import Stack, StackFactory, demo_answers, document
 
 pytestmark = pytest.mark.integration

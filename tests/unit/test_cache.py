@@ -8,9 +8,9 @@ from collections.abc import Iterable
 
 import pytest
 
-from stream.corpus.cache import UNAVAILABLE, CorpusCache, citation_refs
+from stream.corpus.cache import UNAVAILABLE, CorpusCache
 from stream.errors import CorpusUnavailableError
-from stream.verify.citations import sha256_hex
+from stream.verify.citations import citation_refs, sha256_hex
 from stream.verify.model import Answer, Citation, Document
 
 

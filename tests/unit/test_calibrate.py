@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from stream.calibration import decide_matrix, featurize
-from stream.checker_config import load_rules_config
-from stream.checker_factory import make_checker
+from stream.checkers.config import load_rules_config
+from stream.checkers.factory import make_checker
+from stream.quality.calibration import decide_matrix, featurize
 from stream.verify.checkers import RulesChecker, RulesConfig
 from stream.verify.features import evidence_signals
 from stream.verify.model import CheckRequest, Fragment

@@ -13,11 +13,11 @@ import pytest
 from aiohttp import web
 from prometheus_client import CollectorRegistry
 
-from stream.cascade import CascadeChecker, p_entailed
-from stream.checker_factory import make_checker
-from stream.checking import SyncChecker
+from stream.checkers.base import SyncChecker
+from stream.checkers.cascade import CascadeChecker, p_entailed
+from stream.checkers.factory import make_checker
+from stream.checkers.llm import LlmChecker, LlmConfig
 from stream.errors import UsageError
-from stream.llm import LlmChecker, LlmConfig
 from stream.metrics import Metrics
 from stream.settings import Settings
 from stream.verify.codes import SignalCode, Verdict

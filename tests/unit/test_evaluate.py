@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 
 from stream.cli import main
-from stream.eval_report import pr_curve, reliability, write_report
-from stream.evaluate import (
+from stream.quality.evaluate import (
     LABELS,
     PREDICTED,
     evaluate_file,
     load_records,
     macro_f1,
 )
+from stream.quality.report import pr_curve, reliability, write_report
 from stream.verify.codes import SignalCode, Verdict
 from stream.verify.model import CheckRequest, CheckResult, Ref
 

@@ -20,7 +20,7 @@ import pytest
 from aiohttp import web
 from prometheus_client import CollectorRegistry
 
-from stream.llm import LlmChecker, LlmConfig
+from stream.checkers.llm import LlmChecker, LlmConfig
 from stream.metrics import Metrics
 from stream.verify.codes import Verdict
 from stream.verify.model import CheckRequest, Fragment

@@ -9,11 +9,11 @@ from typing import Any
 import orjson
 import pytest
 
-from stream import replay_report
 from stream.cli import main
 from stream.commands.replay_cmd import parse_offsets, parse_time
 from stream.errors import UsageError
-from stream.replay_report import Original, ReplayReport
+from stream.replay import report as replay_report
+from stream.replay.report import Original, ReplayReport
 from stream.verify.citations import DocumentSnapshot, sha256_hex
 from stream.verify.codes import CheckCode
 from stream.verify.model import Answer, Citation, Claim, Document, OffsetUnit
@@ -488,9 +488,9 @@ def test_cli_refuses_the_embedded_broker(
 
 
 def test_resume_keeps_the_interrupted_runs_bounds_and_refuses_other_options(tmp_path: Path) -> None:
-    from stream.checking import SyncChecker
+    from stream.checkers.base import SyncChecker
     from stream.metrics import Metrics
-    from stream.replay import Plan, Replay
+    from stream.replay.engine import Plan, Replay
     from stream.settings import Settings
     from stream.verify.checkers import RulesChecker
 

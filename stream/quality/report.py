@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stream.errors import UsageError
-from stream.evaluate import LABELS, PREDICTED, FileResult
+from stream.quality.evaluate import LABELS, PREDICTED, FileResult
 
 BINS = 10
 

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
-from stream.checking import AsyncChecker
+from stream.checkers.base import AsyncChecker
 from stream.metrics import Metrics
 from stream.verify.codes import SupportStatus, Verdict
 from stream.verify.model import CheckRequest, CheckResult, Ref

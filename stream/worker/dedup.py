@@ -1,8 +1,12 @@
-"""Kafka changelog for the duplicate index: a compacted topic keyed by input `event_id`.
+"""The duplicate index: input `event_id`s seen within a time window, and its Kafka changelog.
 
-Restoring reads the topic from the beginning up to a sentinel this process appends to every
-partition, instead of trusting `end_offsets` (Tansu reports the first offset of the last batch
-there, which would silently skip the tail). After that a background task keeps tailing, so
+`SeenEvents` is the bounded in-memory index the stage consults. `SeenLog` keeps it durable in a
+compacted topic (`<group>.seen-events`) keyed by input `event_id`: the worker appends to it
+*after* an answer's outputs are acknowledged and *before* its offset is committed, so a crash
+between the two yields the same outputs again, with the same deterministic ids — never a lost
+answer. Restoring reads the topic from the beginning up to a sentinel this process appends to
+every partition, instead of trusting `end_offsets` (Tansu reports the first offset of the last
+batch there, which would silently skip the tail). After that a background task keeps tailing, so
 marks written by other workers of the group reach this worker's index too.
 """
 
@@ -13,16 +17,61 @@ import contextlib
 import logging
 import time
 import uuid
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
-from stream.dedup import SeenEvents
-from stream.kafka import groupless
+from stream.kafka.clients import groupless
 
 log = logging.getLogger("citegate.seen")
 SENTINEL_PREFIX = b"__citegate_sentinel__:"
+
+
+class SeenEvents:
+    """event_id -> first-seen wall time, expiring after `window_s`, at most `max_entries`."""
+
+    def __init__(
+        self,
+        window_s: float,
+        max_entries: int = 1_000_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.window_s = window_s
+        self.max_entries = max_entries
+        self._clock = clock
+        self._seen: OrderedDict[str, float] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+    def contains(self, event_id: str) -> bool:
+        seen_at = self._seen.get(event_id)
+        if seen_at is None:
+            return False
+        if self._clock() - seen_at > self.window_s:
+            del self._seen[event_id]
+            return False
+        return True
+
+    def add(self, event_id: str, seen_at: float | None = None) -> None:
+        """Remember `event_id`; restoring from the changelog passes the original time."""
+        at = self._clock() if seen_at is None else seen_at
+        if self._clock() - at > self.window_s:
+            return
+        self._seen[event_id] = at
+        self._seen.move_to_end(event_id)
+        self._expire()
+
+    def _expire(self) -> None:
+        now = self._clock()
+        while self._seen:
+            oldest_id, oldest_at = next(iter(self._seen.items()))
+            if now - oldest_at <= self.window_s and len(self._seen) <= self.max_entries:
+                break
+            del self._seen[oldest_id]
 
 
 class SeenLog:

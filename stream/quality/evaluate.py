@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from stream.checking import AsyncChecker
+from stream.checkers.base import AsyncChecker
 from stream.errors import InputError
 from stream.verify.codes import Verdict
 from stream.verify.features import evidence_signals
@@ -33,7 +33,7 @@ ROUND = 4
 
 
 @dataclass(frozen=True, slots=True)
-class Record:
+class LabelledClaim:
     """One labelled claim with the evidence it cites."""
 
     id: str
@@ -106,7 +106,7 @@ def _str(obj: dict[str, Any], key: str, where: str, *, empty: bool = False) -> s
     return value
 
 
-def parse_record(obj: Any, where: str) -> Record:
+def parse_record(obj: Any, where: str) -> LabelledClaim:
     """Validate one decoded line; `where` (file:line) prefixes every error."""
     if not isinstance(obj, dict):
         raise InputError(f"{where}: expected a JSON object")
@@ -124,7 +124,7 @@ def parse_record(obj: Any, where: str) -> Record:
         if doc is not None and not isinstance(doc, str):
             raise InputError(f"{where}: evidence[{i}].document_id must be a string")
         items.append((doc, item["text"]))
-    return Record(
+    return LabelledClaim(
         id=_str(obj, "id", where),
         dataset=_str(obj, "source_dataset", where),
         language=_str(obj, "language", where),
@@ -134,14 +134,16 @@ def parse_record(obj: Any, where: str) -> Record:
     )
 
 
-def load_records(path: Path, name: str | None = None, limit: int | None = None) -> list[Record]:
+def load_records(
+    path: Path, name: str | None = None, limit: int | None = None
+) -> list[LabelledClaim]:
     """Read a labelled JSONL file (first `limit` records); any bad line is an InputError."""
     name = name or str(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read {name}: {exc.strerror or exc}") from None
-    records: list[Record] = []
+    records: list[LabelledClaim] = []
     seen: set[str] = set()
     for lineno, line in enumerate(data.splitlines(), start=1):
         if limit is not None and len(records) >= limit:
@@ -164,7 +166,7 @@ def load_records(path: Path, name: str | None = None, limit: int | None = None) 
     return records
 
 
-def to_request(record: Record) -> CheckRequest:
+def to_request(record: LabelledClaim) -> CheckRequest:
     """The claim as the stage would send it: cited passages e1..eN plus the cheap signals."""
     fragments = tuple(
         Fragment(citation_id=f"e{i}", text=text, document_id=doc)
@@ -181,7 +183,7 @@ def to_request(record: Record) -> CheckRequest:
 
 async def predict(
     checker: AsyncChecker,
-    records: Sequence[Record],
+    records: Sequence[LabelledClaim],
     batch_size: int = BATCH_SIZE,
     on_batch: Callable[[int], object] | None = None,
 ) -> tuple[list[Prediction], float]:
@@ -247,7 +249,7 @@ def _names(values: Sequence[str]) -> tuple[str, str]:
 
 
 def score(
-    file: str, records: Sequence[Record], predictions: Sequence[Prediction], seconds: float
+    file: str, records: Sequence[LabelledClaim], predictions: Sequence[Prediction], seconds: float
 ) -> FileResult:
     """All metrics of one file from gold records and predictions in the same order."""
     if len(records) != len(predictions):

@@ -20,18 +20,17 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from mode import Service
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from stream.checker_factory import make_checker
-from stream.checking import AsyncChecker
+from stream.checkers.base import AsyncChecker
+from stream.checkers.factory import make_checker
 from stream.corpus.store import DocumentStore, open_store
 from stream.corpus.wiring import corpus_cache
-from stream.dedup import SeenEvents
 from stream.errors import CorpusUnavailableError
-from stream.kafka import consumer_kwargs, create_topics, producer_kwargs, security_kwargs
-from stream.loop import StageLoop
+from stream.kafka.clients import consumer_kwargs, create_topics, producer_kwargs, security_kwargs
 from stream.metrics import Metrics
-from stream.seen_log import SeenLog
 from stream.settings import Settings
 from stream.stage import Stage
+from stream.worker.dedup import SeenEvents, SeenLog
+from stream.worker.loop import StageLoop
 
 log = logging.getLogger("citegate.app")
 

@@ -18,10 +18,10 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPa
 from aiokafka.errors import CommitFailedError, KafkaError
 
 from stream.events import Source
-from stream.kafka import send_all
+from stream.kafka.clients import send_all
 from stream.metrics import Metrics
-from stream.seen_log import SeenLog
-from stream.stage import Outcome, Record, Stage, ordered
+from stream.stage import InputRecord, Outcome, Stage, ordered
+from stream.worker.dedup import SeenLog
 
 log = logging.getLogger("citegate.loop")
 
@@ -100,7 +100,7 @@ class StageLoop:
         received = time.monotonic()
         outcomes = []
         for r in records:
-            record = Record(r.value, r.key, Source(tp.topic, tp.partition, r.offset), received)
+            record = InputRecord(r.value, r.key, Source(tp.topic, tp.partition, r.offset), received)
             outcomes.append(await self.stage.process(record))
         return outcomes
 

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 
 import faust
 
-from stream.app import build_app
-from stream.broker import EmbeddedBroker
-from stream.kafka import bootstrap_servers
+from stream.kafka.clients import bootstrap_servers
+from stream.kafka.embedded import EmbeddedBroker
 from stream.settings import Settings
+from stream.worker.app import build_app
 
 log = logging.getLogger("citegate.runner")
 

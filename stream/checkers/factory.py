@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stream.cascade import CascadeChecker
-from stream.checker_config import load_rules_config
-from stream.checking import AsyncChecker, SyncChecker
+from stream.checkers.base import AsyncChecker, SyncChecker
+from stream.checkers.cascade import CascadeChecker
+from stream.checkers.config import load_rules_config
+from stream.checkers.llm import LlmChecker, LlmConfig
 from stream.errors import UsageError
-from stream.llm import LlmChecker, LlmConfig
 from stream.metrics import Metrics
 from stream.settings import Settings
 from stream.verify.checkers import RulesChecker

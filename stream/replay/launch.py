@@ -7,11 +7,11 @@ from pathlib import Path
 
 from prometheus_client import start_http_server
 
-from stream.checker_factory import make_checker
+from stream.checkers.factory import make_checker
 from stream.corpus.store import open_store
 from stream.corpus.wiring import corpus_cache
 from stream.errors import UsageError
-from stream.kafka import (
+from stream.kafka.clients import (
     bootstrap_servers,
     consumer_kwargs,
     create_topics,
@@ -19,8 +19,8 @@ from stream.kafka import (
     security_kwargs,
 )
 from stream.metrics import Metrics
-from stream.replay import Plan, Replay
-from stream.replay_report import ReplayReport
+from stream.replay.engine import Plan, Replay
+from stream.replay.report import ReplayReport
 from stream.settings import Settings
 
 

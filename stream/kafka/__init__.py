@@ -1,0 +1,1 @@
+"""Kafka at the edge: client settings, topic creation, sending, and the embedded broker."""
