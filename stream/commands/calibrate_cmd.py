@@ -47,8 +47,6 @@ def run(args: argparse.Namespace) -> int:
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
     try:
-        import numpy as np
-
         from stream.quality.calibration import (
             LabelledSet,
             cross_validated,
@@ -71,9 +69,7 @@ def run(args: argparse.Namespace) -> int:
             )
             rows.append(featurize(r.claim, fragments, base))
             bar.update()
-        sets.append(
-            LabelledSet(name, np.array(rows, dtype=np.float64), tuple(r.label for r in records))
-        )
+        sets.append(LabelledSet.from_rows(name, rows, tuple(r.label for r in records)))
     bar.close()
     try:
         fitted = fit(sets, base, args.l2)

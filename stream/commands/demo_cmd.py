@@ -23,14 +23,13 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from aiokafka import AIOKafkaConsumer, TopicPartition
 
-from stream.commands.kafka_cmd import produce
 from stream.commands.render import clip, table
 from stream.corpus.jsonfile import iter_documents
 from stream.corpus.store import open_store
 from stream.errors import CitegateError
 from stream.kafka.embedded import EmbeddedBroker, find_free_port
+from stream.kafka.tools import collect, produce
 from stream.settings import Settings
 
 DEMO_FORCE_REVIEW = "medical,legal"
@@ -81,35 +80,6 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
             pass
         time.sleep(0.2)
     raise CitegateError(f"the worker was not ready within {timeout:.0f}s")
-
-
-async def collect(
-    bootstrap: str, topics: Iterable[str], until: Any, wait_s: float
-) -> dict[str, list[dict[str, Any]]]:
-    """Read topics from the beginning until `until(events)` is true or the timeout passes."""
-    consumer = AIOKafkaConsumer(
-        bootstrap_servers=bootstrap,
-        group_id=None,
-        enable_auto_commit=False,
-        auto_offset_reset="earliest",
-    )
-    await consumer.start()
-    events: dict[str, list[dict[str, Any]]] = {t: [] for t in topics}
-    try:
-        tps = [
-            TopicPartition(t, p)
-            for t in topics
-            for p in sorted(consumer.partitions_for_topic(t) or {0})
-        ]
-        consumer.assign(tps)
-        await consumer.seek_to_beginning(*tps)
-        deadline = time.monotonic() + wait_s
-        while not until(events) and time.monotonic() < deadline:
-            for tp, records in (await consumer.getmany(timeout_ms=300)).items():
-                events[tp.topic].extend(orjson.loads(r.value) for r in records)
-    finally:
-        await consumer.stop()
-    return events
 
 
 Slice = tuple[str, str, str, str]
@@ -269,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
             payloads = [(a["answer_id"].encode(), orjson.dumps(a)) for a in answers]
             payloads.append((b"demo-broken", b'{"answer": "unterminated'))
             payloads.append((answers[1]["answer_id"].encode(), orjson.dumps(answers[1])))
-            asyncio.run(produce(settings, settings.topic_answers, payloads))
+            asyncio.run(produce(settings, [broker.bootstrap], settings.topic_answers, payloads))
             print(f"produced {len(answers)} answers, 1 malformed event, 1 duplicate delivery")
             topics = [settings.topic_verdicts, settings.topic_decisions, settings.topic_dlq]
 

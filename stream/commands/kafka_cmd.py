@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from stream.errors import InputError, UsageError
-from stream.kafka.clients import bootstrap_servers, consumer_kwargs, groupless, producer_kwargs
+from stream.kafka.clients import bootstrap_servers
+from stream.kafka.tools import Payload, produce, tail
 from stream.settings import Settings
 
 
@@ -52,7 +52,7 @@ def _bootstrap(settings: Settings) -> list[str]:
     return bootstrap_servers(settings.broker)
 
 
-def _payloads(path: str, raw: bool) -> list[tuple[bytes | None, bytes]]:
+def _payloads(path: str, raw: bool) -> list[Payload]:
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
@@ -83,78 +83,31 @@ def _payloads(path: str, raw: bool) -> list[tuple[bytes | None, bytes]]:
     return out
 
 
-async def produce(
-    settings: Settings, topic: str, payloads: list[tuple[bytes | None, bytes]]
-) -> int:
-    producer = AIOKafkaProducer(**producer_kwargs(settings, _bootstrap(settings)))
-    await producer.start()
-    try:
-        futures = [await producer.send(topic, key=k, value=v) for k, v in payloads]
-        await asyncio.gather(*futures)
-    finally:
-        await producer.stop()
-    return len(futures)
-
-
 def run_produce(args: argparse.Namespace) -> int:
     settings = Settings.from_env(broker=args.broker)
     payloads = _payloads(args.file, args.raw)
-    sent = asyncio.run(produce(settings, args.topic or settings.topic_answers, payloads))
+    topic = args.topic or settings.topic_answers
+    sent = asyncio.run(produce(settings, _bootstrap(settings), topic, payloads))
     print(f"sent {sent} events to {args.topic or settings.topic_answers}", file=sys.stderr)
     return 0
 
 
-async def tail(
-    settings: Settings,
-    topic: str,
-    from_beginning: bool,
-    limit: int | None,
-    idle_timeout: float | None,
-) -> int:
-    consumer = AIOKafkaConsumer(**groupless(consumer_kwargs(settings, _bootstrap(settings))))
-    await consumer.start()
-    count = 0
-    try:
-        parts = consumer.partitions_for_topic(topic) or set()
-        tps = [TopicPartition(topic, p) for p in sorted(parts)]
-        if not tps:
-            raise UsageError(f"topic {topic!r} does not exist")
-        consumer.assign(tps)
-        if from_beginning:
-            await consumer.seek_to_beginning(*tps)
-        else:
-            await consumer.seek_to_end(*tps)
-        loop = asyncio.get_running_loop()
-        last = loop.time()
-        while limit is None or count < limit:
-            batches = await consumer.getmany(timeout_ms=500)
-            if not batches and idle_timeout is not None and loop.time() - last > idle_timeout:
-                break
-            for records in batches.values():
-                for r in records:
-                    last = loop.time()
-                    try:
-                        value: Any = orjson.loads(r.value) if r.value is not None else None
-                    except orjson.JSONDecodeError:
-                        value = r.value.decode("utf-8", "backslashreplace")
-                    line = {
-                        "topic": r.topic,
-                        "partition": r.partition,
-                        "offset": r.offset,
-                        "key": r.key.decode("utf-8", "backslashreplace") if r.key else None,
-                        "value": value,
-                    }
-                    sys.stdout.write(orjson.dumps(line).decode() + "\n")
-                    count += 1
-                    if limit is not None and count >= limit:
-                        break
-            sys.stdout.flush()
-    finally:
-        await consumer.stop()
-    return count
+def _print_line(line: dict[str, Any]) -> None:
+    sys.stdout.write(orjson.dumps(line).decode() + "\n")
+    sys.stdout.flush()
 
 
 def run_tail(args: argparse.Namespace) -> int:
     settings = Settings.from_env(broker=args.broker)
-    asyncio.run(tail(settings, args.topic, args.from_beginning, args.max, args.idle_timeout))
+    asyncio.run(
+        tail(
+            settings,
+            _bootstrap(settings),
+            args.topic,
+            args.from_beginning,
+            args.max,
+            args.idle_timeout,
+            _print_line,
+        )
+    )
     return 0

@@ -30,6 +30,12 @@ class LabelledSet:
     x: Matrix
     labels: tuple[str, ...]
 
+    @classmethod
+    def from_rows(
+        cls, name: str, rows: Sequence[Sequence[float]], labels: tuple[str, ...]
+    ) -> LabelledSet:
+        return cls(name, np.array(rows, dtype=np.float64), labels)
+
 
 def featurize(claim: str, fragments: tuple[Fragment, ...], config: RulesConfig) -> list[float]:
     feats = extract(
