@@ -1,4 +1,5 @@
-"""Output events: frozen dataclasses built from verification results, encoded at the topic edge.
+"""Output events: plain JSON-ready dicts built from verification results, encoded at the topic
+edge by `stream.codec.encode` (the schemas in `schemas/` are their contract).
 
 Output event ids are derived from the input event id, the claim, the checker version and the
 replay id, so a redelivered input yields byte-identical ids and consumers can deduplicate.
