@@ -37,11 +37,11 @@ def register(sub: Any) -> None:
     imp.add_argument("file", metavar="FILE", help="documents.json or JSONL of documents")
     imp.set_defaults(handler=run_import)
     get = add("get", "print one document version as JSON")
-    get.add_argument("document_id", metavar="DOCUMENT_ID")
-    get.add_argument("version", metavar="VERSION")
+    get.add_argument("document_id", metavar="DOCUMENT_ID", help="the document's id")
+    get.add_argument("version", metavar="VERSION", help="the version to print")
     get.set_defaults(handler=run_get)
     ver = add("versions", "list a document's versions, oldest first")
-    ver.add_argument("document_id", metavar="DOCUMENT_ID")
+    ver.add_argument("document_id", metavar="DOCUMENT_ID", help="the document's id")
     ver.set_defaults(handler=run_versions)
 
 

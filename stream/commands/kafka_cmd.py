@@ -1,23 +1,36 @@
-"""`citegate produce` and `citegate tail`: small helpers for integrators and operators."""
+"""`citegate broker`, `produce` and `tail`: small Kafka helpers for integrators and operators."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from stream.errors import InputError, UsageError
+from stream.errors import BrokerError, InputError, UsageError
 from stream.kafka.clients import bootstrap_servers
 from stream.kafka.tools import Payload, produce, tail
 from stream.settings import Settings
 
 
 def register(sub: Any) -> None:
+    b = sub.add_parser(
+        "broker",
+        help="run the embedded broker on its own (memory only) until Ctrl-C",
+        description="Start the bundled Kafka-compatible broker (Tansu) and print its address, "
+        "so workers can be started, stopped and restarted against it. Everything it holds is "
+        "lost when it stops.",
+    )
+    b.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback)")
+    b.add_argument("--port", type=int, default=None, help="fixed port (default: a free one)")
+    b.set_defaults(handler=run_broker)
+
     p = sub.add_parser("produce", help="send answer events from a JSON or JSONL file")
     p.add_argument("file", help="JSON object, JSON array or JSONL; - for stdin")
     p.add_argument("--broker", default=None, help="kafka://host:port[,host:port]")
@@ -30,7 +43,7 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run_produce)
 
     t = sub.add_parser("tail", help="print events from a topic as JSON lines")
-    t.add_argument("topic")
+    t.add_argument("topic", help="topic to read, e.g. rag.decisions")
     t.add_argument("--broker", default=None, help="kafka://host:port[,host:port]")
     t.add_argument("--from-beginning", action="store_true", help="start at the oldest event")
     t.add_argument("--max", type=int, default=None, help="stop after N events")
@@ -110,4 +123,37 @@ def run_tail(args: argparse.Namespace) -> int:
             _print_line,
         )
     )
+    return 0
+
+
+def run_broker(args: argparse.Namespace) -> int:
+    """Run until SIGINT/SIGTERM; the address goes to stdout so scripts can read it."""
+    from stream.kafka.embedded import BrokerStartError, EmbeddedBroker
+
+    if args.port is not None and not 1 <= args.port <= 65535:
+        raise UsageError("--port must be 1..65535")
+    stop = threading.Event()
+    handlers = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGINT, signal.SIGTERM)}
+    broker = EmbeddedBroker(host=args.host, port=args.port)
+    try:
+        broker.start()
+    except BrokerStartError as exc:
+        first = str(exc).splitlines()[0]
+        raise BrokerError(f"the embedded broker did not start: {first}") from None
+    try:
+        print(broker.url, flush=True)
+        print(
+            f"embedded broker (memory only) at {broker.url}; "
+            f"e.g. citegate worker --broker {broker.url}; Ctrl-C stops it",
+            file=sys.stderr,
+            flush=True,
+        )
+        while not stop.wait(0.5):
+            if not broker.running:
+                raise BrokerError("the embedded broker exited unexpectedly")
+    finally:
+        broker.stop()
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    print("embedded broker stopped", file=sys.stderr)
     return 0

@@ -43,7 +43,13 @@ def register(sub: Any) -> None:
         metavar="latest|VERSION",
         help="re-point every citation to this version of its document",
     )
-    p.add_argument("--checker", default=None, metavar="NAME|CONFIG")
+    p.add_argument(
+        "--checker",
+        default=None,
+        metavar="NAME|CONFIG",
+        help="checker to re-verify with: rules, llm, cascade or a TOML config "
+        "(default: CITEGATE_CHECKER, as the worker)",
+    )
     p.add_argument("--output-topic", default=None, help="default: CITEGATE_TOPIC_REPLAY")
     p.add_argument("--replay-id", default=None, help="reuse to resume; default: a new id")
     p.add_argument(
@@ -59,7 +65,12 @@ def register(sub: Any) -> None:
         help="default: the report path + .checkpoint.json",
     )
     p.add_argument("--limit", type=int, default=None, help="stop after N answers (resumable)")
-    p.add_argument("--batch-size", type=int, default=500)
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=500,
+        help="answers per batch; a checkpoint is written after each acknowledged batch",
+    )
     p.add_argument(
         "--metrics-port",
         type=int,

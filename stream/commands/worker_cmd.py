@@ -1,59 +1,65 @@
-"""`citegate worker`: run the stage (Faust worker + embedded or external broker)."""
+"""`citegate worker`: run the stage (Faust worker + embedded or external broker).
+
+Its flags are the settings a worker is most often started with; each flag's help is the
+setting's own description, so `--help`, the environment and docs/configuration.md agree.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+from dataclasses import fields
 from typing import Any
 
 from stream.settings import Settings
 
+_FIELDS = {f.name: f for f in fields(Settings)}
+
+WORKER_OPTIONS: tuple[tuple[str, type], ...] = (
+    ("web_port", int),
+    ("web_host", str),
+    ("group_id", str),
+    ("partitions", int),
+    ("topic_answers", str),
+    ("topic_verdicts", str),
+    ("topic_decisions", str),
+    ("topic_dlq", str),
+    ("max_event_bytes", int),
+    ("max_claims", int),
+    ("max_citations_per_claim", int),
+    ("batch_max_records", int),
+    ("checker", str),
+    ("rules_config", str),
+    ("log_level", str),
+)
+"""Settings exposed as `--flag` (dashes for underscores); the rest come from CITEGATE_*."""
+
+
+def setting_option(p: Any, name: str, type_: type = str, **kwargs: Any) -> None:
+    """`--name` for one setting, with the setting's own help and its environment variable."""
+    f = _FIELDS[name]
+    default = ",".join(sorted(f.default)) if isinstance(f.default, frozenset) else f.default
+    help_ = f"{f.metadata['help']} (env {f.metadata['env']}, default: {default or 'none'})"
+    p.add_argument("--" + name.replace("_", "-"), type=type_, default=None, help=help_, **kwargs)
+
 
 def add_common(p: Any) -> None:
-    p.add_argument("--broker", default=None, help="`embedded` or kafka://host:port[,host:port]")
-    p.add_argument("--store", default=None, help="corpus store URL")
+    setting_option(p, "broker")
+    setting_option(p, "store")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("worker", help="run the stream stage")
     add_common(p)
-    p.add_argument("--web-port", type=int, default=None, help="port of /metrics, /healthz")
-    p.add_argument("--web-host", default=None)
-    p.add_argument("--group-id", default=None)
-    p.add_argument("--partitions", type=int, default=None)
-    p.add_argument("--topic-answers", default=None)
-    p.add_argument("--topic-verdicts", default=None)
-    p.add_argument("--topic-decisions", default=None)
-    p.add_argument("--topic-dlq", default=None)
-    p.add_argument("--max-event-bytes", type=int, default=None)
-    p.add_argument("--max-claims", type=int, default=None)
-    p.add_argument("--max-citations-per-claim", type=int, default=None)
-    p.add_argument("--force-review-domains", default=None)
-    p.add_argument("--log-level", default=None)
+    for name, type_ in WORKER_OPTIONS:
+        setting_option(p, name, type_)
+    setting_option(p, "force_review_domains")
     p.set_defaults(handler=run)
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
-    overrides = {
-        k: getattr(args, k)
-        for k in (
-            "broker",
-            "store",
-            "web_port",
-            "web_host",
-            "group_id",
-            "partitions",
-            "topic_answers",
-            "topic_verdicts",
-            "topic_decisions",
-            "topic_dlq",
-            "max_event_bytes",
-            "max_claims",
-            "max_citations_per_claim",
-            "log_level",
-        )
-        if hasattr(args, k)
-    }
+    names = ("broker", "store", *(name for name, _ in WORKER_OPTIONS))
+    overrides = {k: getattr(args, k) for k in names if hasattr(args, k)}
     domains = getattr(args, "force_review_domains", None)
     if domains is not None:
         overrides["force_review_domains"] = frozenset(

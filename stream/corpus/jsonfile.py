@@ -1,7 +1,11 @@
-"""Reading documents from files: seed 000's `documents.json` and JSONL exports.
+"""Reading documents from files: seed 000's `documents.json`, JSON arrays and JSONL exports.
 
-`documents.json` maps a document id to one version (`{"version", "text"}`) or to a list of
-versions. JSONL has one `{document_id, version, text, title?, url?, fetched_at?}` per line.
+Three shapes, told apart by their first bytes:
+- a JSON object keyed by document id (seed 000's `documents.json`): each value is one version
+  (`{"version", "text", …}`) or a list of versions; a single pretty-printed document object
+  (`{"document_id", "version", "text", …}`) is accepted too;
+- a JSON array of documents, each `{document_id, version, text, title?, url?, fetched_at?}`;
+- JSONL: one such document per line.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ def _document(doc_id: object, raw: Mapping[str, Any], where: str) -> Document:
 
 
 def iter_documents(path: str | Path) -> Iterator[Document]:
-    """Documents from a `documents.json` (object) or JSONL file; InputError on bad content."""
+    """Documents from any of the three file shapes; InputError (one line) on bad content."""
     p = Path(path)
     try:
         if p.stat().st_size > MAX_CORPUS_FILE_BYTES:
@@ -47,19 +51,12 @@ def iter_documents(path: str | Path) -> Iterator[Document]:
     except OSError as exc:
         raise InputError(f"cannot read corpus file {p}: {exc.strerror or exc}") from None
     stripped = data.lstrip()
-    if stripped.startswith(b"{") and not _looks_like_jsonl(stripped):
+    if stripped.startswith(b"[") or (stripped.startswith(b"{") and not _looks_like_jsonl(stripped)):
         try:
             obj = orjson.loads(data)
         except orjson.JSONDecodeError as exc:
-            raise InputError(f"{p}: not JSON: {exc}") from None
-        if not isinstance(obj, dict):
-            raise InputError(f"{p}: expected an object mapping document ids to documents")
-        for doc_id, value in obj.items():
-            entries = value if isinstance(value, list) else [value]
-            for entry in entries:
-                if not isinstance(entry, dict):
-                    raise InputError(f"{p}: document {doc_id!r} must be an object")
-                yield _document(doc_id, entry, str(p))
+            raise InputError(f"{p}: not JSON ({exc}); {SHAPES}") from None
+        yield from _from_json(obj, str(p))
         return
     for lineno, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
@@ -67,10 +64,36 @@ def iter_documents(path: str | Path) -> Iterator[Document]:
         try:
             obj = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            raise InputError(f"{p}:{lineno}: not JSON: {exc}") from None
+            raise InputError(f"{p}:{lineno}: not JSON ({exc}); {SHAPES}") from None
         if not isinstance(obj, dict):
-            raise InputError(f"{p}:{lineno}: expected an object")
+            raise InputError(f"{p}:{lineno}: expected a document object; {SHAPES}")
         yield _document(obj.get("document_id"), obj, f"{p}:{lineno}")
+
+
+SHAPES = (
+    "expected JSONL (one document object per line), a JSON array of document objects, "
+    "or a JSON object keyed by document id"
+)
+
+
+def _from_json(obj: Any, where: str) -> Iterator[Document]:
+    if isinstance(obj, list):
+        for i, entry in enumerate(obj):
+            if not isinstance(entry, dict):
+                raise InputError(f"{where}[{i}]: expected a document object; {SHAPES}")
+            yield _document(entry.get("document_id"), entry, f"{where}[{i}]")
+        return
+    if not isinstance(obj, dict):
+        raise InputError(f"{where}: {SHAPES}")
+    if isinstance(obj.get("document_id"), str) and isinstance(obj.get("text"), str):
+        yield _document(obj["document_id"], obj, where)
+        return
+    for doc_id, value in obj.items():
+        entries = value if isinstance(value, list) else [value]
+        for entry in entries:
+            if not isinstance(entry, dict):
+                raise InputError(f"{where}: document {doc_id!r} must be an object; {SHAPES}")
+            yield _document(doc_id, entry, where)
 
 
 def _looks_like_jsonl(data: bytes) -> bool:
