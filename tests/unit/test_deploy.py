@@ -1,4 +1,4 @@
-"""deploy/ (compose, Kubernetes, Grafana) and the README's metric docs agree with the code."""
+"""deploy/ (compose, Kubernetes, Grafana) and docs/metrics.md agree with the code."""
 
 from __future__ import annotations
 
@@ -112,19 +112,23 @@ def panel_targets() -> list[tuple[str, str]]:
     return out
 
 
-def readme() -> str:
-    return (ROOT / "README.md").read_text("utf-8")
+METRICS_DOC = ROOT / "docs" / "metrics.md"
+RULES = DEPLOY / "prometheus" / "rules"
 
 
-def readme_section(title: str) -> str:
-    text = readme()
+def metrics_doc() -> str:
+    return METRICS_DOC.read_text("utf-8")
+
+
+def metrics_doc_section(title: str) -> str:
+    text = metrics_doc()
     start = text.index(f"\n## {title}\n")
     end = text.find("\n## ", start + 1)
     return text[start : end if end != -1 else None]
 
 
-def readme_promql() -> list[str]:
-    return re.findall(r"```promql\n(.*?)```", readme(), re.S)
+def metrics_doc_promql() -> list[str]:
+    return re.findall(r"```promql\n(.*?)```", metrics_doc(), re.S)
 
 
 def metric_names_in(text: str) -> set[str]:
@@ -181,23 +185,35 @@ def test_exposed_names_cover_what_an_observed_answer_exposes() -> None:
     assert "citegate_citation_errors_total" in text
 
 
-# -- README -------------------------------------------------------------------------------------
+# -- docs/metrics.md ----------------------------------------------------------------------------
 
 
-def test_readme_metrics_section_follows_configuration() -> None:
-    headings = re.findall(r"^## (.+)$", readme(), re.M)
-    assert headings[headings.index("Configuration") + 1] == "Metrics"
+def test_metrics_doc_has_the_families_queries_and_rules_sections() -> None:
+    headings = re.findall(r"^## (.+)$", metrics_doc(), re.M)
+    assert headings[:3] == ["Metric families", "Queries", "Prometheus rules and alerts"]
 
 
-def test_readme_metrics_table_lists_every_metric_with_its_type_and_labels() -> None:
-    section = readme_section("Metrics")
+def test_metrics_doc_names_every_recording_rule_and_alert() -> None:
+    section = metrics_doc_section("Prometheus rules and alerts")
+    named = 0
+    for path in sorted(RULES.glob("*.yml")):
+        for group in yaml.safe_load(path.read_text("utf-8"))["groups"]:
+            for rule in group["rules"]:
+                name = rule.get("record") or rule["alert"]
+                assert f"`{name}`" in section, f"docs/metrics.md lacks {name} ({path.name})"
+                named += 1
+    assert named >= 20
+
+
+def test_metrics_doc_table_lists_every_metric_with_its_type_and_labels() -> None:
+    section = metrics_doc_section("Metric families")
     rows = {
         m.group(1): m.group(0)
         for m in re.finditer(r"^\| `(citegate_[a-z0-9_]+)`.*$", section, re.M)
     }
     for name, (type_, labels) in families().items():
         exposed = name + {"counter": "_total", "histogram": "_bucket"}.get(type_, "")
-        assert exposed in rows, f"README metrics table lacks {exposed}"
+        assert exposed in rows, f"docs/metrics.md table lacks {exposed}"
         cells = [c.strip() for c in rows[exposed].strip("|").split("|")]
         assert cells[1] == type_, exposed
         if set(SLICE) <= set(labels):
@@ -209,8 +225,8 @@ def test_readme_metrics_table_lists_every_metric_with_its_type_and_labels() -> N
         assert name in exposed_all, name
 
 
-def test_readme_promql_uses_real_metric_names_and_keeps_version_slices() -> None:
-    blocks = readme_promql()
+def test_metrics_doc_promql_uses_real_metric_names_and_keeps_version_slices() -> None:
+    blocks = metrics_doc_promql()
     assert len(blocks) >= 10
     exposed = Metrics().exposed_names()
     used: set[str] = set()
@@ -495,10 +511,10 @@ def substitute(expr: str) -> str:
 
 
 @pytest.mark.skipif(shutil.which("promtool") is None, reason="promtool not installed")
-def test_dashboard_and_readme_promql_parse(tmp_path: Path) -> None:
+def test_dashboard_and_metrics_doc_promql_parse(tmp_path: Path) -> None:
     exprs = [substitute(e) for _, e in panel_targets()]
     exprs += [substitute(a["expr"]) for a in dashboard()["annotations"]["list"] if "expr" in a]
-    exprs += readme_promql()
+    exprs += metrics_doc_promql()
     rules = {
         "groups": [
             {
