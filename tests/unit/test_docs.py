@@ -26,6 +26,7 @@ HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.M)
 COMMAND = re.compile(r"(?<![\w./-])citegate[ \t]+([a-z][a-z0-9-]*)(?:[ \t]+([a-z][a-z0-9-]*))?")
 MAKE = re.compile(r"(?<![\w./-])make[ \t]+([a-z][a-z0-9_-]*)")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+REPO_PATH = re.compile(r"(?<![\w./-])((?:stream|schemas|deploy|tests|docs)/[\w./-]*[\w/])")
 
 
 def pages() -> list[Path]:
@@ -209,3 +210,12 @@ def test_named_make_targets_exist(path: Path) -> None:
     targets = make_targets()
     named = {m.group(1) for s in code_snippets(path.read_text("utf-8")) for m in MAKE.finditer(s)}
     assert named - targets == set()
+
+
+@pytest.mark.parametrize("path", pages(), ids=page_ids())
+def test_named_repository_paths_exist(path: Path) -> None:
+    """Module paths in code spans (`stream/worker/loop.py`) follow the layout."""
+    named = {
+        m.group(1) for s in code_snippets(path.read_text("utf-8")) for m in REPO_PATH.finditer(s)
+    }
+    assert {p for p in named if not (ROOT / p).exists()} == set()
