@@ -219,3 +219,17 @@ def test_named_repository_paths_exist(path: Path) -> None:
         m.group(1) for s in code_snippets(path.read_text("utf-8")) for m in REPO_PATH.finditer(s)
     }
     assert {p for p in named if not (ROOT / p).exists()} == set()
+
+
+def test_readme_layout_table_lists_every_package() -> None:
+    text = README.read_text("utf-8")
+    section = text[text.index("\n## Layout\n") :]
+    section = section[: section.find("\n## ", 1)]
+    rows = set(re.findall(r"^\| `([^`]+)` \|", section, re.M))
+    packages = {
+        f"stream/{p.name}/"
+        for p in (ROOT / "stream").iterdir()
+        if p.is_dir() and not p.is_symlink() and (p / "__init__.py").exists()
+    }
+    assert packages - rows == set(), "add the package to the README's Layout table"
+    assert {r for r in rows if not (ROOT / r.replace("*.py", "")).exists()} == set()
