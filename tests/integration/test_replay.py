@@ -427,11 +427,15 @@ async def test_killed_replay_resumes_to_the_uninterrupted_result(
                 if checkpoint.exists():
                     state = orjson.loads(checkpoint.read_bytes())
                     if state["report"]["processed"] > seen_before:
+                        # Freeze it mid-run first: the signal must land while work remains,
+                        # however fast the rest of the replay would go.
+                        child.send_signal(signal.SIGSTOP)
                         break
                 if time.monotonic() > deadline:
                     pytest.fail("the replay's checkpoint showed no progress", pytrace=False)
                 await asyncio.sleep(0.005)
             child.send_signal(sig)
+            child.send_signal(signal.SIGCONT)
             _, err = await asyncio.to_thread(child.communicate, timeout=30)
         finally:
             if child.poll() is None:
