@@ -294,7 +294,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
 
 
 def env_table() -> list[tuple[str, str, str]]:
-    """(variable, default, meaning) for the README's configuration table."""
+    """(variable, default, meaning) for docs/configuration.md's table (a test keeps them equal)."""
     rows = []
     for f in fields(Settings):
         default = f.default
