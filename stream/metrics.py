@@ -7,6 +7,7 @@ to a bounded number of distinct values; later newcomers are counted as `__other_
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -53,6 +54,16 @@ class LabelCap:
             return OTHER
         seen.add(value)
         return value
+
+
+class LagGauge(Gauge):
+    """A gauge whose removed children read 0 first: in multiprocess mode a removed child's
+    last value stays in the process's file, and a partition that moved to another worker
+    process must not keep its old lag there."""
+
+    def remove(self, *labelvalues: Any) -> None:
+        self.labels(*labelvalues).set(0)
+        super().remove(*labelvalues)
 
 
 class Metrics:
@@ -124,16 +135,28 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        # Gauges say how several worker processes combine (`--processes`, multiprocess mode):
+        # the store is up and the stage ready only if so in every live process; a partition's
+        # lag is its owner's (others hold 0, see LagGauge).
         self.corpus_up = Gauge(
-            "citegate_corpus_up", "1 when the last corpus lookup succeeded, else 0.", registry=r
+            "citegate_corpus_up",
+            "1 when the last corpus lookup succeeded, else 0.",
+            registry=r,
+            multiprocess_mode="livemin",
         )
-        self.consumer_lag = Gauge(
+        self.consumer_lag = LagGauge(
             "citegate_consumer_lag",
             "Messages behind the end of the input topic partition.",
             ["topic", "partition"],
             registry=r,
+            multiprocess_mode="livemax",
         )
-        self.ready = Gauge("citegate_ready", "1 when the worker consumes and produces.", registry=r)
+        self.ready = Gauge(
+            "citegate_ready",
+            "1 when the worker consumes and produces.",
+            registry=r,
+            multiprocess_mode="livemin",
+        )
         self.llm_requests = Counter(
             "citegate_llm_requests",
             "Model checker HTTP requests, by outcome: ok, malformed, timeout, http_error,"

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from dataclasses import fields
 from typing import Any
 
+from stream.errors import UsageError
 from stream.settings import Settings
+
+MAX_PROCESSES = 64
 
 _FIELDS = {f.name: f for f in fields(Settings)}
 
@@ -54,6 +58,14 @@ def register(sub: Any) -> None:
     for name, type_ in WORKER_OPTIONS:
         setting_option(p, name, type_)
     setting_option(p, "force_review_domains")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes in the group under one supervisor serving /metrics, /healthz and"
+        " /readyz for all (default: the number of cores; 1 = no supervisor)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -75,4 +87,11 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    processes = args.processes if args.processes is not None else (os.cpu_count() or 1)
+    if not 1 <= processes <= MAX_PROCESSES:
+        raise UsageError(f"--processes must be between 1 and {MAX_PROCESSES}")
+    if processes > 1:
+        from stream.worker.supervisor import run_supervised
+
+        return run_supervised(settings, processes)
     return run_worker(settings)
