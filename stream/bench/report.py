@@ -39,13 +39,14 @@ TARGETS = (
 async def measure(bench: Bench, log: Callable[[str], None]) -> dict[str, float]:
     s = bench.sizes
     r: dict[str, float] = {}
-    a = await bench.worker_throughput(4, s.answers)
+    a = await bench.throughput(4, s.answers)
     r |= {"w_ans": a.answers_s, "w_claims": a.claims_s, "cpu_4": a.cpu_us_per_claim}
     r["ans_4"] = a.answers_s
     r["rss_mb"] = a.rss_max / MB
     r["rss_ratio"] = a.rss_max / (BASE_RSS + 1.2 * s.cache_bytes)
     log(f"  (a) worker {a.answers_s:,.0f} answers/s, {a.cpu_us_per_claim:,.0f} µs CPU/claim")
-    r["b_ans"] = await bench.bare_throughput(4, s.answers, a.verdict_bytes, a.decision_bytes)
+    bare = await bench.throughput(4, s.answers, bare=(a.verdict_bytes, a.decision_bytes))
+    r["b_ans"] = bare.answers_s
     r["throughput_ratio"] = r["w_ans"] / r["b_ans"]
     log(f"  (a) bare loop {r['b_ans']:,.0f} answers/s")
     rate = a.answers_s / 2
@@ -60,12 +61,12 @@ async def measure(bench: Bench, log: Callable[[str], None]) -> dict[str, float]:
     r |= {"verify": v, "seed": seed, "verify_claims": claims, "verify_ratio": v / seed}
     log(f"  (c) verify {v:,.0f} claims/s, seeds {seed:,.0f} claims/s")
     for claims_per in (1, 16, 64):
-        t = await bench.worker_throughput(claims_per, max(s.scale_claims // claims_per, 20))
+        t = await bench.throughput(claims_per, max(s.scale_claims // claims_per, 20))
         r[f"ans_{claims_per}"] = t.answers_s
         r[f"cpu_{claims_per}"] = t.cpu_us_per_claim
         log(f"  (d) {claims_per} claims/answer: {t.answers_s:,.0f} answers/s")
     r["cpu_64_4"] = r["cpu_64"] / r["cpu_4"]
-    two = await bench.worker_throughput(4, s.answers, processes=2)
+    two = await bench.throughput(4, s.answers, processes=2)
     r["two_ans"] = two.answers_s
     r["scale_ratio"] = two.answers_s / a.answers_s
     log(f"  (d) 2 processes {two.answers_s:,.0f} answers/s")

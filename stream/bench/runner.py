@@ -1,9 +1,9 @@
 """The measurements behind `citegate bench`, each against its floor, on one embedded broker.
 
 Every worker is a real `citegate worker` subprocess, every floor a real subprocess too (the
-bare loop, the seeds' pipeline), so both sides pay the same process and client costs. Inputs
-are preloaded before a throughput run starts; rates come from the broker timestamps of the
-decisions between the 10th and 90th percentile (steady state, start-up and tail excluded).
+bare loop, the seeds' pipeline), so both sides pay the same process and client costs. A
+throughput run warms the consumer up, then drains a burst of answers: its rate runs from the
+first input's to the last decision's broker timestamp (process start and group join excluded).
 Every wait is bounded by `Sizes.timeout_s`.
 """
 
@@ -34,6 +34,8 @@ from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
 
 PARTITIONS = 4
+WARM_START = 10_000_000
+"""Answer numbers of warm-up answers (the measured ones count from 0)."""
 SAMPLE_S = 0.1
 
 
@@ -58,7 +60,7 @@ class Sizes:
 
 
 FULL = Sizes(30_000, 30, 6_000, 12_800, 10.0, 3_000, 32 << 20, 240.0)
-QUICK = Sizes(1_500, 30, 600, 1_280, 3.0, 300, 2 << 20, 90.0)
+QUICK = Sizes(1_500, 30, 1_200, 2_560, 3.0, 600, 2 << 20, 90.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +109,6 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def steady_rate(timestamps_ms: Sequence[int]) -> float:
-    """Records per second between the 10th and 90th percentile of the records' timestamps."""
-    ts = sorted(timestamps_ms)
-    lo, hi = int(0.1 * len(ts)), max(int(0.9 * len(ts)) - 1, 0)
-    if hi <= lo:
-        return float("nan")
-    return (hi - lo) / (max(ts[hi] - ts[lo], 1) / 1000)
-
-
 class Bench:
     def __init__(self, bootstrap: str, root: Path, sizes: Sizes, log: Callable[[str], None]):
         self.bootstrap = bootstrap
@@ -124,7 +117,7 @@ class Bench:
         self.log = log
         self.store = f"sqlite:///{root / 'corpus.db'}"
         self.docs: list[synth.SynthDoc] = []
-        self._payloads: dict[tuple[int, int], list[tuple[bytes, bytes]]] = {}
+        self._payloads: dict[tuple[int, int, int, int], list[tuple[bytes, bytes]]] = {}
         self._procs: list[subprocess.Popen[bytes]] = []
         self._logs: dict[int, Path] = {}
 
@@ -147,13 +140,16 @@ class Bench:
     def doc_bytes(self) -> int:
         return sum(len(d.text.encode()) for d in self.docs) // max(len(self.docs), 1)
 
-    def payloads(self, claims: int, count: int, seed: int = 1) -> list[tuple[bytes, bytes]]:
-        """Answers as (key, value) records, distinct claim texts, generated once per shape."""
-        key = (claims, count)
+    def payloads(
+        self, claims: int, count: int, seed: int = 1, start: int = 0
+    ) -> list[tuple[bytes, bytes]]:
+        """Answers as (key, value) records with distinct claim texts; ids from `start` on
+        (warm-up answers use other ids, or the duplicate index would skip the measured ones)."""
+        key = (claims, count, seed, start)
         if key not in self._payloads:
             self._payloads[key] = [
                 (a["answer_id"].encode(), orjson.dumps(a))
-                for a in synth.answers(count, self.docs, claims, seed=seed + claims)
+                for a in synth.answers(count, self.docs, claims, seed=seed + claims, start=start)
             ]
         return self._payloads[key]
 
@@ -162,14 +158,15 @@ class Bench:
     async def topics(self, ns: Namespace) -> None:
         await create_topics(self.bootstrap, [ns.answers, ns.verdicts, ns.decisions], PARTITIONS)
 
-    async def produce(self, topic: str, records: Iterable[tuple[bytes, bytes]]) -> None:
+    async def produce(self, topic: str, records: Iterable[tuple[bytes, bytes]]) -> int:
+        """Send as fast as the client goes; returns the earliest broker timestamp (ms)."""
         producer = AIOKafkaProducer(
             bootstrap_servers=self.bootstrap, acks="all", linger_ms=5, max_batch_size=1 << 20
         )
         await producer.start()
         try:
             futures = [await producer.send(topic, key=k, value=v) for k, v in records]
-            await asyncio.gather(*futures)
+            return int(min(m.timestamp for m in await asyncio.gather(*futures)))
         finally:
             await producer.stop()
 
@@ -335,42 +332,60 @@ class Bench:
 
     # -- measurements -----------------------------------------------------------------------
 
-    async def worker_throughput(self, claims: int, count: int, processes: int = 1) -> Throughput:
+    async def throughput(
+        self,
+        claims: int,
+        count: int,
+        *,
+        processes: int = 1,
+        bare: tuple[int, int] | None = None,
+    ) -> Throughput:
+        """Answers/s from the first input's to the last decision's broker timestamp.
+
+        The worker (or, with `bare=(verdict bytes, decision bytes)`, the bare loop) is started
+        and warmed up first (group joined, caches primed), then `count` answers go out in one
+        burst: the backlog is drained at full speed. Its CPU is the process tree's over the
+        burst, divided by the claims.
+        """
         ns = Namespace()
         await self.topics(ns)
-        records = self.payloads(claims, count)
-        await self.produce(ns.answers, records)
-        proc, pids = await self.start_worker(ns, processes)
+        if bare is None:
+            proc, pids = await self.start_worker(ns, processes)
+        else:
+            proc = self.start_bare(ns, claims, *bare)
+            pids = [proc.pid]
         try:
+            warm = self.payloads(claims, 8, seed=3, start=WARM_START)
+            await self.produce(ns.answers, warm)
+            await self.observe(ns.decisions, {k for k, _ in warm})
+            records = self.payloads(claims, count)
+            before = procs.usage_of(pids)
+            first_in = await self.produce(ns.answers, records)
             seen, samples = await self.observe(ns.decisions, {k for k, _ in records}, pids)
         finally:
             await self.stop(proc)
-        result = summarise(seen, samples, claims)
-        if claims == 4 and processes == 1:
+        last_out = max(seen[k] for k, _ in records)
+        rate = count / (max(last_out - first_in, 1) / 1000)
+        after = samples[-1][1] if samples else before
+        cpu = (after.cpu_s - before.cpu_s) / (count * claims) * 1e6
+        rss = max(
+            (max(u.rss_bytes.values(), default=0) for n, u in samples if n >= count / 2),
+            default=0,
+        )
+        result = Throughput(rate, rate * claims, cpu, rss)
+        if bare is None and claims == 4 and processes == 1:
             vbytes = await self.sample_sizes(ns.verdicts)
             dbytes = await self.sample_sizes(ns.decisions)
-            result = Throughput(*_fields(result)[:4], vbytes, dbytes)
+            result = Throughput(rate, rate * claims, cpu, rss, vbytes, dbytes)
         return result
-
-    async def bare_throughput(self, claims: int, count: int, vbytes: int, dbytes: int) -> float:
-        ns = Namespace()
-        await self.topics(ns)
-        records = self.payloads(claims, count)
-        await self.produce(ns.answers, records)
-        proc = self.start_bare(ns, claims, vbytes, dbytes)
-        try:
-            seen, _ = await self.observe(ns.decisions, {k for k, _ in records})
-        finally:
-            await self.stop(proc)
-        return steady_rate(list(seen.values()))
 
     async def latency(self, rate: float, vbytes: int, dbytes: int, *, bare: bool) -> Latency:
         """Input→decision latency at a steady offered rate (broker timestamps both ends)."""
         ns = Namespace()
         await self.topics(ns)
         total = max(int(rate * self.sizes.latency_s), 20)
-        warm = self.payloads(4, 40, seed=7)
-        records = self.payloads(4, total + 40, seed=11)[40:]
+        warm = self.payloads(4, 40, seed=7, start=WARM_START)
+        records = self.payloads(4, total, seed=11)
         if bare:
             proc = self.start_bare(ns, 4, vbytes, dbytes)
         else:
@@ -434,24 +449,3 @@ class Bench:
         if done.returncode not in (0, 1):
             raise BenchError(f"{argv[0]} failed: {done.stderr.decode(errors='replace')[-400:]}")
         return elapsed
-
-
-def _fields(t: Throughput) -> tuple[float, float, float, int]:
-    return t.answers_s, t.claims_s, t.cpu_us_per_claim, t.rss_max
-
-
-def summarise(
-    seen: dict[bytes, int], samples: list[tuple[int, procs.Usage]], claims: int
-) -> Throughput:
-    n = len(seen)
-    rate = steady_rate(list(seen.values()))
-    lo = next((s for s in samples if s[0] >= 0.1 * n), samples[0] if samples else None)
-    hi = next((s for s in samples if s[0] >= 0.9 * n), samples[-1] if samples else None)
-    cpu = float("nan")
-    if lo is not None and hi is not None and hi[0] > lo[0]:
-        cpu = (hi[1].cpu_s - lo[1].cpu_s) / ((hi[0] - lo[0]) * claims) * 1e6
-    rss = max(
-        (max(u.rss_bytes.values(), default=0) for count, u in samples if count >= 0.5 * n),
-        default=0,
-    )
-    return Throughput(rate, rate * claims, cpu, rss)
