@@ -27,10 +27,10 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from stream.bench.report import run_all
-    from stream.bench.runner import FULL, QUICK
     from stream.kafka.clients import bootstrap_servers
     from stream.kafka.embedded import EmbeddedBroker
+    from stream.worker.bench.report import run_all
+    from stream.worker.bench.runner import FULL, QUICK
 
     if not 1 <= args.runs <= 9:
         raise UsageError("--runs must be between 1 and 9")

@@ -287,11 +287,22 @@ def _die_with_parent(parent: int) -> None:
 
 
 def child_main(argv: list[str]) -> int:
-    """Entry of one child: a plain single-process worker, settings from the environment."""
+    """Entry of one child: a plain single-process worker, every setting from the environment
+    the supervisor wrote. Errors as from the CLI: one line, exit 2 (which stops the group)."""
     _die_with_parent(int(argv[0]))
-    from stream.cli import main
+    from stream.errors import CitegateError
+    from stream.worker.launch import run_worker
 
-    return main(["worker", "--processes", "1"])
+    try:
+        settings = Settings.from_env()
+        logging.basicConfig(
+            level=settings.log_level.upper(),
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+        return run_worker(settings)
+    except CitegateError as exc:
+        sys.stderr.write(f"citegate: error: {exc.message}\n")
+        return USAGE_EXIT
 
 
 if __name__ == "__main__":

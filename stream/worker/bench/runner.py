@@ -26,12 +26,12 @@ import aiohttp
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
-from stream.bench import procs, synth
 from stream.corpus.store import open_store
 from stream.errors import CitegateError
 from stream.kafka.embedded import create_topics, find_free_port
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
+from stream.worker.bench import procs, synth
 
 PARTITIONS = 4
 WARM_START = 10_000_000
@@ -319,7 +319,7 @@ class Bench:
 
     def start_bare(self, ns: Namespace, claims: int, vbytes: int, dbytes: int) -> Any:
         argv = [
-            "stream.bench.bare",
+            "stream.worker.bench.bare",
             self.bootstrap,
             ns.group,
             ns.answers,
@@ -431,7 +431,7 @@ class Bench:
         )
         claims = sum(len(orjson.loads(v)["claims"]) for _, v in records)
         verify = ["stream.cli", "verify", str(answers_path), "--corpus", str(corpus_path)]
-        seed = ["stream.bench.reference", str(answers_path), str(corpus_path)]
+        seed = ["stream.worker.bench.reference", str(answers_path), str(corpus_path)]
         return claims / self._timed(verify), claims / self._timed(seed), claims
 
     def _timed(self, argv: list[str]) -> float:

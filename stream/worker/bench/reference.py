@@ -5,7 +5,7 @@ Seed 000's deterministic checks (ids, document, version, range, exact quote) fol
 threshold 0.42), in one Python process. Written here from the seeds' prose and code as a
 reference to time, not used for any verdict.
 
-`python -m stream.bench.reference ANSWERS.jsonl CORPUS.jsonl` prints the number of claims.
+`python -m stream.worker.bench.reference ANSWERS.jsonl CORPUS.jsonl` prints the number of claims.
 """
 
 from __future__ import annotations

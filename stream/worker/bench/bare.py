@@ -5,7 +5,7 @@ Per consumed answer it produces `claims` verdict-sized records and one decision-
 acknowledgement, then commits — what the worker must do at the least, minus verification.
 Same client settings as the worker (`stream.kafka.clients`), so the ratio isolates our code.
 
-`python -m stream.bench.bare BOOTSTRAP GROUP INPUT PREFIX CLAIMS VERDICT_BYTES DECISION_BYTES`
+`python -m stream.worker.bench.bare BOOTSTRAP GROUP INPUT PREFIX CLAIMS VBYTES DBYTES`
 runs until SIGTERM.
 """
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from stream.bench.runner import Bench, Sizes
+from stream.worker.bench.runner import Bench, Sizes
 
 MB = 1 << 20
 BASE_RSS = 160 * MB
