@@ -23,6 +23,12 @@ def register(sub: Any) -> None:
         default="embedded",
         help="kafka://host:port of a broker to use instead of the embedded one",
     )
+    p.add_argument(
+        "--profile",
+        metavar="FILE",
+        default=None,
+        help="sample the worker with py-spy during the first throughput run; raw stacks to FILE",
+    )
     p.set_defaults(handler=run)
 
 
@@ -35,13 +41,14 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.runs <= 9:
         raise UsageError("--runs must be between 1 and 9")
     sizes = QUICK if args.quick else FULL
+    profile = Path(args.profile).resolve() if args.profile else None
     with tempfile.TemporaryDirectory(prefix="citegate-bench-") as tmp:
         root = Path(tmp)
         if args.broker == "embedded":
             with EmbeddedBroker() as broker:
-                text = asyncio.run(run_all(broker.bootstrap, root, sizes, args.runs))
+                text = asyncio.run(run_all(broker.bootstrap, root, sizes, args.runs, profile))
         else:
             bootstrap = ",".join(bootstrap_servers(args.broker))
-            text = asyncio.run(run_all(bootstrap, root, sizes, args.runs))
+            text = asyncio.run(run_all(bootstrap, root, sizes, args.runs, profile))
     print(text)
     return 0

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from stream.worker.bench.profile import summarise
 from stream.worker.bench.runner import Bench, Sizes
 
 MB = 1 << 20
@@ -124,11 +125,14 @@ def load_average() -> str:
     return "{:.2f}/{:.2f}/{:.2f}".format(*os.getloadavg())
 
 
-async def run_all(bootstrap: str, root: Path, sizes: Sizes, runs: int) -> str:
+async def run_all(
+    bootstrap: str, root: Path, sizes: Sizes, runs: int, profile_to: Path | None = None
+) -> str:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     bench = Bench(bootstrap, root, sizes, log)
+    bench.profile_to = profile_to
     before = load_average()
     log(f"bench: importing {sizes.docs:,} generated documents")
     await bench.setup()
@@ -139,4 +143,7 @@ async def run_all(bootstrap: str, root: Path, sizes: Sizes, runs: int) -> str:
             results.append(await measure(bench, log))
     finally:
         bench.close()
-    return render(results, bench, (before, load_average()))
+    text = render(results, bench, (before, load_average()))
+    if bench.profiled is not None and bench.profiled.exists():
+        text += f"\n\n{summarise(bench.profiled)}\nraw samples: {bench.profiled}"
+    return text

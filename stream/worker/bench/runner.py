@@ -31,7 +31,7 @@ from stream.errors import CitegateError
 from stream.kafka.embedded import create_topics, find_free_port
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
-from stream.worker.bench import procs, synth
+from stream.worker.bench import procs, profile, synth
 
 PARTITIONS = 4
 WARM_START = 10_000_000
@@ -120,6 +120,9 @@ class Bench:
         self._payloads: dict[tuple[int, int, int, int], list[tuple[bytes, bytes]]] = {}
         self._procs: list[subprocess.Popen[bytes]] = []
         self._logs: dict[int, Path] = {}
+        self.profile_to: Path | None = None
+        """Where the next single-process worker throughput run writes its py-spy samples."""
+        self.profiled: Path | None = None
 
     # -- corpus and inputs -----------------------------------------------------------------
 
@@ -359,9 +362,17 @@ class Bench:
             await self.produce(ns.answers, warm)
             await self.observe(ns.decisions, {k for k, _ in warm})
             records = self.payloads(claims, count)
+            spy = None
+            if self.profile_to is not None and bare is None and processes == 1:
+                spy = profile.start(proc.pid, self.profile_to)
+                if spy is None:
+                    self.log("bench: py-spy not found (pip install py-spy); no profile")
+                self.profiled, self.profile_to = self.profile_to, None
             before = procs.usage_of(pids)
             first_in = await self.produce(ns.answers, records)
             seen, samples = await self.observe(ns.decisions, {k for k, _ in records}, pids)
+            if spy is not None:
+                profile.stop(spy)
         finally:
             await self.stop(proc)
         last_out = max(seen[k] for k, _ in records)
