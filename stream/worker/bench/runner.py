@@ -48,6 +48,9 @@ class BenchError(CitegateError):
 @dataclass(frozen=True, slots=True)
 class Sizes:
     docs: int
+    hot_docs: int
+    """Documents the throughput, latency and scaling runs cite: a working set the cache holds
+    (a stage in production mostly sees recent documents); the memory run cites all `docs`."""
     sentences: int
     answers: int
     """Answers of 4 claims in the throughput runs (a)."""
@@ -59,8 +62,8 @@ class Sizes:
     timeout_s: float
 
 
-FULL = Sizes(30_000, 30, 6_000, 12_800, 10.0, 3_000, 32 << 20, 240.0)
-QUICK = Sizes(1_500, 30, 1_200, 2_560, 3.0, 600, 2 << 20, 90.0)
+FULL = Sizes(30_000, 2_000, 30, 6_000, 12_800, 10.0, 3_000, 32 << 20, 240.0)
+QUICK = Sizes(1_500, 300, 30, 1_200, 2_560, 3.0, 600, 2 << 20, 90.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,7 @@ class Bench:
         self.log = log
         self.store = f"sqlite:///{root / 'corpus.db'}"
         self.docs: list[synth.SynthDoc] = []
-        self._payloads: dict[tuple[int, int, int, int], list[tuple[bytes, bytes]]] = {}
+        self._payloads: dict[tuple[int, int, int, int, bool], list[tuple[bytes, bytes]]] = {}
         self._procs: list[subprocess.Popen[bytes]] = []
         self._logs: dict[int, Path] = {}
         self.profile_to: Path | None = None
@@ -144,15 +147,17 @@ class Bench:
         return sum(len(d.text.encode()) for d in self.docs) // max(len(self.docs), 1)
 
     def payloads(
-        self, claims: int, count: int, seed: int = 1, start: int = 0
+        self, claims: int, count: int, seed: int = 1, start: int = 0, *, cold: bool = False
     ) -> list[tuple[bytes, bytes]]:
-        """Answers as (key, value) records with distinct claim texts; ids from `start` on
-        (warm-up answers use other ids, or the duplicate index would skip the measured ones)."""
-        key = (claims, count, seed, start)
+        """Answers as (key, value) records with distinct claim texts, citing the hot working
+        set (or, `cold`, the whole corpus); ids from `start` on (warm-up answers use other
+        ids, or the duplicate index would skip the measured ones)."""
+        key = (claims, count, seed, start, cold)
         if key not in self._payloads:
+            docs = self.docs if cold else self.docs[: self.sizes.hot_docs]
             self._payloads[key] = [
                 (a["answer_id"].encode(), orjson.dumps(a))
-                for a in synth.answers(count, self.docs, claims, seed=seed + claims, start=start)
+                for a in synth.answers(count, docs, claims, seed=seed + claims, start=start)
             ]
         return self._payloads[key]
 
@@ -342,13 +347,15 @@ class Bench:
         *,
         processes: int = 1,
         bare: tuple[int, int] | None = None,
+        cold: bool = False,
     ) -> Throughput:
         """Answers/s from the first input's to the last decision's broker timestamp.
 
         The worker (or, with `bare=(verdict bytes, decision bytes)`, the bare loop) is started
         and warmed up first (group joined, caches primed), then `count` answers go out in one
         burst: the backlog is drained at full speed. Its CPU is the process tree's over the
-        burst, divided by the claims.
+        burst, divided by the claims. The warm-up cites most of the hot working set, so the
+        corpus cache is warm; `cold` answers cite the whole corpus instead (the memory run).
         """
         ns = Namespace()
         await self.topics(ns)
@@ -358,12 +365,12 @@ class Bench:
             proc = self.start_bare(ns, claims, *bare)
             pids = [proc.pid]
         try:
-            warm = self.payloads(claims, 8, seed=3, start=WARM_START)
+            warm = self.payloads(4, self.sizes.hot_docs // 2, seed=3, start=WARM_START)
             await self.produce(ns.answers, warm)
             await self.observe(ns.decisions, {k for k, _ in warm})
-            records = self.payloads(claims, count)
+            records = self.payloads(claims, count, cold=cold)
             spy = None
-            if self.profile_to is not None and bare is None and processes == 1:
+            if self.profile_to is not None and bare is None and processes == 1 and not cold:
                 spy = profile.start(proc.pid, self.profile_to)
                 if spy is None:
                     self.log("bench: py-spy not found (pip install py-spy); no profile")
@@ -384,7 +391,7 @@ class Bench:
             default=0,
         )
         result = Throughput(rate, rate * claims, cpu, rss)
-        if bare is None and claims == 4 and processes == 1:
+        if bare is None and claims == 4 and processes == 1 and not cold:
             vbytes = await self.sample_sizes(ns.verdicts)
             dbytes = await self.sample_sizes(ns.decisions)
             result = Throughput(rate, rate * claims, cpu, rss, vbytes, dbytes)
