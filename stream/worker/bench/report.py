@@ -97,7 +97,7 @@ def render(runs: list[dict[str, float]], bench: Bench, loads: tuple[str, str]) -
         f"cache bound {s.cache_bytes / MB:.0f} MiB; {PARTITIONS} partitions; distinct claim "
         "texts; CPU/claim = process CPU time over the burst / claims",
         "",
-        f"{'figure':<52}{'citegate':>12}{'floor':>12}{'ratio':>8}",
+        f"{'figure':<52}{'stage':>12}{'floor':>12}{'ratio':>8}",
         f"{'(a) steady state, answers/s (4 claims/answer)':<52}"
         f"{m('w_ans'):>12,.0f}{m('b_ans'):>12,.0f}{m('throughput_ratio'):>8.2f}",
         f"{'    claims/s':<52}{m('w_claims'):>12,.0f}{m('b_ans') * 4:>12,.0f}",
