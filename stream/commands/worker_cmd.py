@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 from dataclasses import fields
 from typing import Any
 
@@ -64,7 +63,8 @@ def register(sub: Any) -> None:
         default=None,
         metavar="N",
         help="worker processes in the group under one supervisor serving /metrics, /healthz and"
-        " /readyz for all (default: the number of cores; 1 = no supervisor)",
+        " /readyz for all (default: the cores this process may use, cgroup quota included;"
+        " 1 = no supervisor)",
     )
     p.set_defaults(handler=run)
 
@@ -87,11 +87,13 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    processes = args.processes if args.processes is not None else (os.cpu_count() or 1)
-    if not 1 <= processes <= MAX_PROCESSES:
+    processes = args.processes
+    if processes is not None and not 1 <= processes <= MAX_PROCESSES:
         raise UsageError(f"--processes must be between 1 and {MAX_PROCESSES}")
-    if processes > 1:
-        from stream.worker.supervisor import run_supervised
+    if processes is None or processes > 1:
+        from stream.worker.supervisor import default_processes, run_supervised
 
-        return run_supervised(settings, processes)
+        processes = processes or min(default_processes(), MAX_PROCESSES)
+        if processes > 1:
+            return run_supervised(settings, processes)
     return run_worker(settings)

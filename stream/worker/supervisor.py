@@ -52,6 +52,22 @@ POLL_S = 0.5
 USAGE_EXIT = 2
 
 
+def default_processes(cgroup: Path = Path("/sys/fs/cgroup/cpu.max")) -> int:
+    """Cores this process may use: its CPU affinity, capped by a cgroup v2 CPU quota (a
+    container limited to 2 CPUs on a 64-core node gets 2 workers, not 64)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    try:
+        quota, period = cgroup.read_text().split()[:2]
+        if quota != "max":
+            cores = min(cores, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass
+    return max(1, cores)
+
+
 def settings_env(settings: Settings) -> dict[str, str]:
     """Every setting as its `CITEGATE_*` variable, so a child builds the same Settings."""
     env = {}

@@ -3,6 +3,7 @@ seeds' reference pipeline, the profile summary, the targets, the supervisor's se
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from stream.worker.bench import profile, synth
 from stream.worker.bench.reference import seed_verify
 from stream.worker.bench.report import TARGETS, Target
 from stream.worker.bench.runner import percentile
-from stream.worker.supervisor import settings_env
+from stream.worker.supervisor import default_processes, settings_env
 from tests.conftest import load
 
 
@@ -100,3 +101,12 @@ def test_worker_processes_out_of_range_is_a_usage_error(
 ) -> None:
     assert main(["worker", "--processes", value]) == 2
     assert "--processes must be between 1 and 64" in capsys.readouterr().err
+
+
+def test_default_processes_follows_the_cgroup_quota(tmp_path: Path) -> None:
+    cpu_max = tmp_path / "cpu.max"
+    cpu_max.write_text("150000 100000\n")
+    assert default_processes(cpu_max) == min(2, len(os.sched_getaffinity(0)))
+    cpu_max.write_text("max 100000\n")
+    assert default_processes(cpu_max) == len(os.sched_getaffinity(0))
+    assert default_processes(tmp_path / "missing") == len(os.sched_getaffinity(0))
