@@ -46,7 +46,9 @@ def run(args: argparse.Namespace) -> int:
         root = Path(tmp)
         if args.broker == "embedded":
             with EmbeddedBroker() as broker:
-                text = asyncio.run(run_all(broker.bootstrap, root, sizes, args.runs, profile))
+                text = asyncio.run(
+                    run_all(broker.bootstrap, root, sizes, args.runs, profile, broker.pid)
+                )
         else:
             bootstrap = ",".join(bootstrap_servers(args.broker))
             text = asyncio.run(run_all(bootstrap, root, sizes, args.runs, profile))

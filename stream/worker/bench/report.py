@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from stream.worker.bench import procs
 from stream.worker.bench.profile import summarise
 from stream.worker.bench.runner import PARTITIONS, Bench, Sizes
 
@@ -68,6 +69,8 @@ async def measure(bench: Bench, log: Callable[[str], None]) -> dict[str, float]:
     two = await bench.throughput(4, s.answers, processes=2)
     r["two_ans"] = two.answers_s
     r["scale_ratio"] = two.answers_s / a.answers_s
+    r |= {"cores_1": a.cores, "cores_2": two.cores}
+    r |= {"broker_1": a.broker_cores, "broker_2": two.broker_cores}
     log(f"  (d) 2 processes {two.answers_s:,.0f} answers/s")
     cold = await bench.throughput(4, s.answers, cold=True)
     r["cold_ans"] = cold.answers_s
@@ -114,6 +117,10 @@ def render(runs: list[dict[str, float]], bench: Bench, loads: tuple[str, str]) -
         f"{'    per-claim CPU 64 vs 4':<52}{'':>24}{m('cpu_64_4'):>8.2f}",
         f"{'    2 processes vs 1, answers/s':<52}"
         f"{m('two_ans'):>12,.0f}{m('ans_4'):>12,.0f}{m('scale_ratio'):>8.2f}",
+        f"{'    cores used by the workers, 2 processes vs 1':<52}"
+        f"{m('cores_2'):>12.2f}{m('cores_1'):>12.2f}",
+        f"{'    cores used by the embedded broker meanwhile':<52}"
+        f"{m('broker_2'):>12.2f}{m('broker_1'):>12.2f}",
         f"{'(e) whole corpus at random: answers/s':<52}{m('cold_ans'):>12,.0f}",
         f"{'    steady RSS MB vs 160 + 1.2 x bound':<52}"
         f"{m('rss_mb'):>12.0f}{(BASE_RSS + 1.2 * s.cache_bytes) / MB:>12.0f}"
@@ -132,13 +139,19 @@ def load_average() -> str:
 
 
 async def run_all(
-    bootstrap: str, root: Path, sizes: Sizes, runs: int, profile_to: Path | None = None
+    bootstrap: str,
+    root: Path,
+    sizes: Sizes,
+    runs: int,
+    profile_to: Path | None = None,
+    broker_pid: int | None = None,
 ) -> str:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     bench = Bench(bootstrap, root, sizes, log)
     bench.profile_to = profile_to
+    bench.broker_pids = procs.tree(broker_pid) if broker_pid else []
     before = load_average()
     log(f"bench: importing {sizes.docs:,} generated documents")
     await bench.setup()

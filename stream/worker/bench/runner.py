@@ -73,6 +73,10 @@ class Throughput:
     cpu_us_per_claim: float
     rss_max: int
     """Largest RSS of one process of the tree while the second half was processed."""
+    cores: float = 0.0
+    """CPU seconds of the process tree per second of the burst: cores it actually got."""
+    broker_cores: float = 0.0
+    """The same for the embedded broker (when the bench started it): the competition."""
     verdict_bytes: int = 0
     decision_bytes: int = 0
 
@@ -126,6 +130,8 @@ class Bench:
         self.profile_to: Path | None = None
         """Where the next single-process worker throughput run writes its py-spy samples."""
         self.profiled: Path | None = None
+        self.broker_pids: list[int] = []
+        """The embedded broker's process, when the bench started it (for its CPU share)."""
 
     # -- corpus and inputs -----------------------------------------------------------------
 
@@ -376,8 +382,12 @@ class Bench:
                     self.log("bench: py-spy not found (pip install py-spy); no profile")
                 self.profiled, self.profile_to = self.profile_to, None
             before = procs.usage_of(pids)
+            broker_before = procs.usage_of(self.broker_pids)
+            started = time.monotonic()
             first_in = await self.produce(ns.answers, records)
             seen, samples = await self.observe(ns.decisions, {k for k, _ in records}, pids)
+            wall = time.monotonic() - started
+            broker_cpu = procs.usage_of(self.broker_pids).cpu_s - broker_before.cpu_s
             if spy is not None:
                 profile.stop(spy)
         finally:
@@ -390,12 +400,12 @@ class Bench:
             (max(u.rss_bytes.values(), default=0) for n, u in samples if n >= count / 2),
             default=0,
         )
-        result = Throughput(rate, rate * claims, cpu, rss)
+        cores = (after.cpu_s - before.cpu_s) / wall
+        vbytes = dbytes = 0
         if bare is None and claims == 4 and processes == 1 and not cold:
             vbytes = await self.sample_sizes(ns.verdicts)
             dbytes = await self.sample_sizes(ns.decisions)
-            result = Throughput(rate, rate * claims, cpu, rss, vbytes, dbytes)
-        return result
+        return Throughput(rate, rate * claims, cpu, rss, cores, broker_cpu / wall, vbytes, dbytes)
 
     async def latency(self, rate: float, vbytes: int, dbytes: int, *, bare: bool) -> Latency:
         """Input→decision latency at a steady offered rate (broker timestamps both ends)."""
