@@ -133,6 +133,8 @@ class Supervisor:
                 await self.stopping.wait()
                 await self._stop_children()
         finally:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(sig)
             await runner.cleanup()
             if self._own_dir:
                 shutil.rmtree(self.metrics_dir, ignore_errors=True)

@@ -11,8 +11,12 @@ import time
 from collections import defaultdict
 from typing import Any
 
+import aiohttp
 import pytest
 
+from stream.kafka.embedded import find_free_port
+from stream.settings import Settings
+from stream.worker.supervisor import Supervisor
 from tests.integration.conftest import (
     Events,
     Stack,
@@ -109,3 +113,51 @@ async def test_killing_one_child_loses_nothing_and_it_is_restarted(
         if time.monotonic() > deadline:
             stack.fail(f"children outlived their supervisor: {pids}")
         await asyncio.sleep(0.1)
+
+
+async def test_the_supervisor_in_process_restarts_a_child_and_stops_them_all(
+    make_stack: StackFactory,
+) -> None:
+    """The same lifecycle driven from the test's own event loop (so coverage sees it)."""
+    stack = await make_stack()
+    port = find_free_port()
+    settings = Settings.from_env(
+        stack.env,
+        broker=f"kafka://{stack.bootstrap}",
+        store=stack.store,
+        web_host="127.0.0.1",
+        web_port=port,
+    )
+    supervisor = Supervisor(settings, [stack.bootstrap], 2)
+    task = asyncio.create_task(supervisor.run())
+
+    async def until(what: str, condition: Any, wait_s: float = 90) -> None:
+        deadline = time.monotonic() + wait_s
+        while not condition():
+            if task.done():
+                stack.fail(f"the supervisor ended early: {task.result()}")
+            if time.monotonic() > deadline:
+                stack.fail(f"timed out waiting until {what}: {supervisor.children}")
+            await asyncio.sleep(0.1)
+
+    try:
+        await until("ready", lambda: supervisor.ready)
+        first = supervisor.children[0].proc
+        assert first is not None
+        first.kill()
+        await until("child 0 restarted", lambda: supervisor.children[0].restarts == 1)
+        await until("ready again", lambda: supervisor.ready)
+        assert supervisor.children[0].proc is not first
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{port}/metrics") as resp:
+                text = await resp.text()
+            assert resp.status == 200
+            assert "citegate_ready 1.0" in text
+            async with session.get(f"http://127.0.0.1:{port}/readyz") as resp:
+                assert resp.status == 200
+    finally:
+        supervisor.stopping.set()
+        code = await asyncio.wait_for(task, 40)
+    assert code == 0
+    assert all(not c.running for c in supervisor.children)
+    assert not supervisor.metrics_dir.exists(), "its private metrics directory is removed"
