@@ -14,6 +14,7 @@ from typing import IO, Any
 
 import aiohttp
 import pytest
+from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from stream.kafka.embedded import find_free_port
 from stream.review.auth import add_token
@@ -180,7 +181,7 @@ class ReviewEnv:
         assert status["rv-accept"] == "accept", status
         return events
 
-    async def start_server(self, wait_s: float = 30.0) -> ReviewServer:
+    def _spawn(self) -> ReviewServer:
         port = find_free_port()
         log_path = self.stack.root / f"review-{len(self.servers)}.log"
         log_file = log_path.open("ab")
@@ -206,6 +207,12 @@ class ReviewEnv:
         )
         server = ReviewServer(proc, port, log_path, log_file)
         self.servers.append(server)
+        return server
+
+    async def start_server(self, wait_s: float = 30.0) -> ReviewServer:
+        """Launch `citegate review` and wait (bounded) until /readyz says it caught up."""
+        server = self._spawn()
+        proc = server.proc
         deadline = time.monotonic() + wait_s
         async with aiohttp.ClientSession() as session:
             while True:
@@ -224,6 +231,20 @@ class ReviewEnv:
     async def reviews(self, predicate: Any, what: str) -> list[Any]:
         events = await self.stack.read_until([self.topic_reviews], predicate, what=what)
         return events[self.topic_reviews]
+
+    async def all_reviews(self) -> list[Any]:
+        """Every record on the reviews topic up to its current end offsets."""
+        consumer = AIOKafkaConsumer(bootstrap_servers=self.stack.bootstrap, group_id=None)
+        await consumer.start()
+        try:
+            parts = consumer.partitions_for_topic(self.topic_reviews) or set()
+            tps = [TopicPartition(self.topic_reviews, p) for p in parts]
+            total = sum((await consumer.end_offsets(tps)).values()) if tps else 0
+        finally:
+            await consumer.stop()
+        return await self.reviews(
+            lambda ev: len(ev[self.topic_reviews]) >= total, f"{total} reviews"
+        )
 
     def close(self) -> None:
         for s in self.servers:

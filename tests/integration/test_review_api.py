@@ -3,6 +3,7 @@ event per submission, a restart that keeps reviewed answers out, export -> eval/
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -63,7 +64,8 @@ async def test_api_review_events_restart_and_export_round_trip(
         async with http.get(f"{server.base}/api/answers/nope", headers=auth(env.token)) as resp:
             assert resp.status == 404
         async with http.get(f"{server.base}/answers/rv-en", allow_redirects=False) as resp:
-            assert resp.status == 303 and resp.headers["Location"].startswith("/login")
+            assert resp.status == 303
+            assert resp.headers["Location"].startswith("/login")
 
         async with http.get(f"{server.base}/api/answers/rv-en", headers=auth(env.token)) as resp:
             assert resp.status == 200
@@ -71,7 +73,8 @@ async def test_api_review_events_restart_and_export_round_trip(
         assert view["answer_text"].startswith("Passwords must be rotated")
         assert [c["verdict"] for c in view["claims"]] == ["entailed", "contradicted"]
         excerpt = view["claims"][1]["citations"][0]["excerpt"]
-        assert excerpt["available"] and excerpt["latest_version"] == "v4"
+        assert excerpt["available"]
+        assert excerpt["latest_version"] == "v4"
 
         # An incomplete or malformed review is refused and publishes nothing.
         bad = [
@@ -120,14 +123,17 @@ async def test_api_review_events_restart_and_export_round_trip(
             data={"token": env.other_token, "login_csrf": login_csrf, "next": "//evil.test/"},
             allow_redirects=False,
         ) as resp:
-            assert resp.status == 303 and resp.headers["Location"] == "/queue"
+            assert resp.status == 303
+            assert resp.headers["Location"] == "/queue"
             cookie = resp.cookies["citegate_session"]
-            assert cookie["httponly"] and cookie["samesite"] == "Strict"
+            assert cookie["httponly"]
+            assert cookie["samesite"] == "Strict"
         form = {"decision": "publish", "label-0": "supported"}
         async with http.post(f"{server.base}/answers/rv-ru/review", data=form) as resp:
             assert resp.status == 403
             page = await resp.text()
-            assert "CSRF" in page and "Traceback" not in page
+            assert "CSRF" in page
+            assert "Traceback" not in page
             assert "default-src 'self'" in resp.headers["Content-Security-Policy"]
         async with http.get(f"{server.base}/answers/rv-ru") as resp:
             page = await resp.text()
@@ -162,7 +168,8 @@ async def test_api_review_events_restart_and_export_round_trip(
         assert schema_error("review", e.value) is None, e.value
         assert e.key == e["answer_id"].encode()
     en = by_answer["rv-en"]
-    assert en["event_id"] == event_id and en["reviewer"] == {"name": "alice"}
+    assert en["event_id"] == event_id
+    assert en["reviewer"] == {"name": "alice"}
     assert en["note"] == XSS_NOTE
     assert [(c["label"], c["checker_verdict"]) for c in en["claims"]] == [
         ("supported", "entailed"),
@@ -187,7 +194,8 @@ async def test_api_review_events_restart_and_export_round_trip(
     out = tmp_path / "labels.jsonl"
     cli = [sys.executable, "-m", "stream.cli"]
     broker = ["--broker", f"kafka://{env.stack.bootstrap}", "--store", env.stack.store]
-    done = subprocess.run(
+    done = await asyncio.to_thread(
+        subprocess.run,
         [*cli, "review", "export", *broker, "--out", str(out)],
         env=env.env,
         capture_output=True,
@@ -211,7 +219,8 @@ async def test_api_review_events_restart_and_export_round_trip(
     assert by_id["rv-ru/c1"].language == "ru"
     assert by_id["rv-ru/c1"].evidence[0][1].startswith("Журнал операций")
     assert by_id["rv-xss/c1"].evidence[0][0].startswith('leaflet"><script>')
-    ev = subprocess.run(
+    ev = await asyncio.to_thread(
+        subprocess.run,
         [*cli, "eval", str(out), "--format", "json"],
         env=env.env,
         capture_output=True,
@@ -221,9 +230,11 @@ async def test_api_review_events_restart_and_export_round_trip(
     )
     assert ev.returncode == 0, ev.stderr
     (result,) = orjson.loads(ev.stdout)["results"]
-    assert result["n"] == 6 and result["dataset"] == "citegate-review"
+    assert result["n"] == 6
+    assert result["dataset"] == "citegate-review"
     assert result["confusion"] is not None  # three-way gold labels: a contradicted claim
-    cal = subprocess.run(
+    cal = await asyncio.to_thread(
+        subprocess.run,
         [*cli, "calibrate", str(out), "--folds", "2", "-o", str(tmp_path / "rules.toml")],
         env=env.env,
         capture_output=True,
