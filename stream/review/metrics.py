@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-from stream.metrics import LabelCap
+from stream.metrics import LabelCap, exposed_names
 from stream.review.events import Label, ReviewDecision, agrees
 from stream.review.queue import REVIEWABLE, Removed, ReviewQueue
 
@@ -105,3 +105,6 @@ class ReviewMetrics:
                 label=label.value,
                 agreement="agree" if agrees(label, verdict) else "disagree",
             ).inc()
+
+    def exposed_names(self) -> set[str]:
+        return exposed_names(self.registry)
