@@ -272,8 +272,14 @@ def is_api(request: web.Request) -> bool:
     return request.path.startswith("/api/")
 
 
-def render(request: web.Request, name: str, status: int = 200, **context: Any) -> web.Response:
-    session = request.get("session")
+def render(
+    request: web.Request,
+    name: str,
+    status: int = 200,
+    session: Session | None = None,
+    **context: Any,
+) -> web.Response:
+    """A page; with `session`, the header shows the reviewer and the forms get its CSRF token."""
     page = (
         request.app[TEMPLATES]
         .get_template(name)
@@ -321,7 +327,7 @@ async def guard(
     try:
         resp = await handler(request)
     except web.HTTPRedirection as exc:
-        resp = exc
+        resp = see_other(exc.headers.get("Location", "/"), exc.status)
     except web.HTTPException as exc:
         message = exc.text if exc.status in (400, 401, 403, 409) and exc.text else ""
         resp = error_response(request, exc.status, message or ERROR_TITLES.get(exc.status, ""))
@@ -341,6 +347,10 @@ async def guard(
     else:
         resp.headers.setdefault("Cache-Control", "no-store")
     return resp
+
+
+def see_other(location: Any, status: int = 303) -> web.Response:
+    return web.Response(status=status, headers={"Location": str(location)})
 
 
 def _bearer(request: web.Request) -> str | None:
@@ -363,7 +373,6 @@ def page_session(request: web.Request) -> Session | None:
     if session is not None and not service.tokens.knows(session.reviewer):
         service.sessions.drop(request.cookies.get(SESSION_COOKIE))
         return None
-    request["session"] = session
     return session
 
 
@@ -421,7 +430,6 @@ async def login_form(
 ) -> web.Response:
     if error is None and page_session(request) is not None:
         raise web.HTTPSeeOther(safe_next(request.query.get("next")))
-    request["session"] = None
     token = secrets.token_urlsafe(32)
     resp = render(
         request,
@@ -449,7 +457,7 @@ async def login(request: web.Request) -> web.StreamResponse:
         log.info("failed sign-in from %s", request.remote)
         return await login_form(request, "That token is not valid.", 401)
     sid, _ = service.sessions.create(reviewer)
-    resp = web.HTTPSeeOther(safe_next(str(form.get("next", ""))))
+    resp = see_other(safe_next(str(form.get("next", ""))))
     resp.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="Strict", path="/")
     resp.del_cookie(LOGIN_COOKIE, path="/login")
     log.info("reviewer %s signed in", reviewer)
@@ -460,7 +468,7 @@ async def logout(request: web.Request) -> web.StreamResponse:
     session = require_session(request)
     check_csrf(session, await request.post())
     request.app[SERVICE].sessions.drop(request.cookies.get(SESSION_COOKIE))
-    resp = web.HTTPSeeOther("/login")
+    resp = see_other("/login")
     resp.del_cookie(SESSION_COOKIE, path="/")
     return resp
 
@@ -482,12 +490,13 @@ def _queue_data(service: ReviewService, filters: Filters) -> dict[str, Any]:
 
 
 async def queue_page(request: web.Request) -> web.Response:
-    require_session(request)
+    session = require_session(request)
     service = request.app[SERVICE]
     filters = parse_filters(request.query)
     return render(
         request,
         "queue.html",
+        session=session,
         data=_queue_data(service, filters),
         facets=service.queue.facets(),
         filters=filters,
@@ -507,10 +516,15 @@ async def _view(request: web.Request) -> dict[str, Any]:
 
 
 async def answer_page(request: web.Request) -> web.Response:
-    require_session(request)
+    session = require_session(request)
     view = await _view(request)
     return render(
-        request, "answer.html", view=view, labels=list(Label), decisions=list(ReviewDecision)
+        request,
+        "answer.html",
+        session=session,
+        view=view,
+        labels=list(Label),
+        decisions=list(ReviewDecision),
     )
 
 
@@ -535,8 +549,9 @@ async def review_form(request: web.Request) -> web.StreamResponse:
             raise InputError(f"claim {i + 1} needs a label") from None
         labels.append(ClaimLabel(cid, label, _text(form.get(f"note-{i}"), "note", MAX_NOTE_CHARS)))
     note = _text(form.get("note"), "note", MAX_NOTE_CHARS)
+    reviewed = form.get("decision_event_id")
     await service.submit(
-        answer_id, session.reviewer, choice, labels, note, str(form.get("decision_event_id"))
+        answer_id, session.reviewer, choice, labels, note, str(reviewed) if reviewed else None
     )
     raise web.HTTPSeeOther("/queue?" + urlencode({"reviewed": answer_id}))
 
@@ -561,13 +576,11 @@ async def api_review(request: web.Request) -> web.Response:
     except orjson.JSONDecodeError:
         raise InputError("the body is not JSON") from None
     choice, labels, note = parse_review(body)
+    reviewed = body.get("decision_event_id")
+    if reviewed is not None and not isinstance(reviewed, str):
+        raise InputError("decision_event_id must be a string")
     event = await request.app[SERVICE].submit(
-        request.match_info["answer_id"],
-        reviewer,
-        choice,
-        labels,
-        note,
-        body.get("decision_event_id"),
+        request.match_info["answer_id"], reviewer, choice, labels, note, reviewed
     )
     return json_response({"event_id": event["event_id"], "review": event}, 201)
 
