@@ -23,6 +23,7 @@ Handler = Callable[[str, Mapping[str, Any], int], Awaitable[None] | None]
 """(topic, decoded event, broker timestamp ms)."""
 
 METADATA_WAIT_S = 15.0
+FETCH_WAIT_S = 3.0
 
 
 def decode(raw: bytes | None, max_bytes: int) -> dict[str, Any] | None:
@@ -77,8 +78,6 @@ class TopicFeed:
             await consumer.seek_to_beginning(*tps)
             ends = await consumer.end_offsets(tps) if tps else {}
             behind = {tp for tp, end in ends.items() if end > 0}
-            if not behind:
-                self.caught_up.set()
             while follow or not self.caught_up.is_set():
                 batches = await consumer.getmany(timeout_ms=500, max_records=1000)
                 for records in batches.values():
@@ -88,7 +87,9 @@ class TopicFeed:
                     for tp in list(behind):
                         if await consumer.position(tp) >= ends[tp]:
                             behind.discard(tp)
-                    if not behind:
+                    # Caught up: past the end offsets seen at start *and* one empty poll, as
+                    # a broker may under-report end offsets (the embedded Tansu does).
+                    if not behind and not batches:
                         log.info("review feed caught up: %d records read", self.records)
                         self.caught_up.set()
         finally:
@@ -138,19 +139,21 @@ class RecordFetcher:
                 if partition not in (consumer.partitions_for_topic(topic) or set()):
                     return None
             consumer.assign([tp])
-            begin = (await consumer.beginning_offsets([tp]))[tp]
-            end = (await consumer.end_offsets([tp]))[tp]
-            if not begin <= offset < end:
-                return None
+            if offset < (await consumer.beginning_offsets([tp]))[tp]:
+                return None  # expired (retention)
+            # No end-offset check: some brokers (the embedded Tansu) under-report the high
+            # watermark; a record that is not there simply does not arrive before the deadline.
             consumer.seek(tp, offset)
-            async with asyncio.timeout(10):
-                while True:
-                    batches = await consumer.getmany(tp, timeout_ms=500, max_records=1)
-                    for record in batches.get(tp, []):
-                        if record.offset == offset:
-                            return decode(record.value, self.settings.max_event_bytes)
-                        if record.offset > offset:
-                            return None
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + FETCH_WAIT_S
+            while loop.time() < deadline:
+                batches = await consumer.getmany(tp, timeout_ms=300, max_records=1)
+                for record in batches.get(tp, []):
+                    if record.offset == offset:
+                        return decode(record.value, self.settings.max_event_bytes)
+                    if record.offset > offset:
+                        return None
+            return None
 
     async def for_decision(self, decision: Mapping[str, Any]) -> dict[str, Any] | None:
         """The answer event a decision names in its `source`, or None."""
