@@ -3,8 +3,8 @@
 A worker on the embedded broker decides the demo answers twice (two phases, so every counter
 has an earlier sample and `rate()` sees an increase), with dead letters and duplicates in both;
 a `citegate review` server follows the same topics and one held answer is reviewed between the
-phases. The real `prometheus` binary scrapes both every second with the repo's prometheus.yml (targets and
-intervals replaced) and the repo's rules files. Then every recording rule's expression, every
+phases. The real `prometheus` binary scrapes both every second with the repo's prometheus.yml
+(targets and intervals replaced) and the repo's rules files. Then every recording rule's expression, every
 recorded series, and every Grafana panel (and template variable) query must return data.
 Missing `prometheus` skips locally and fails under `CI=true`.
 """
