@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from stream.errors import UsageError
+from stream.errors import BrokerError, UsageError
 from stream.settings import Settings
 
 
@@ -68,6 +70,19 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     return settings
 
 
+@contextlib.contextmanager
+def broker_errors(settings: Settings) -> Iterator[None]:
+    """A Kafka failure becomes one line (exit 2), not a traceback."""
+    from aiokafka.errors import KafkaError
+
+    try:
+        yield
+    except KafkaError as exc:
+        raise BrokerError(
+            f"broker {settings.broker}: {type(exc).__name__}: {str(exc).splitlines()[0]}"
+        ) from None
+
+
 def run_server(args: argparse.Namespace) -> int:
     from stream.review.launch import run_review
 
@@ -75,7 +90,12 @@ def run_server(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    return asyncio.run(run_review(settings))
+    with broker_errors(settings):
+        try:
+            return asyncio.run(run_review(settings))
+        except OSError as exc:
+            where = f"{settings.review_host}:{settings.review_port}"
+            raise UsageError(f"cannot listen on {where}: {exc.strerror or exc}") from None
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -83,7 +103,8 @@ def run_export(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     out = Path(args.out)
-    summary = asyncio.run(export_reviews(settings, out, use_store=not args.no_store))
+    with broker_errors(settings):
+        summary = asyncio.run(export_reviews(settings, out, use_store=not args.no_store))
     print(
         f"wrote {summary.records} reviewed claims from {summary.reviews} reviews to {out}"
         + (

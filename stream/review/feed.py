@@ -71,8 +71,8 @@ class TopicFeed:
         consumer = AIOKafkaConsumer(
             **groupless(consumer_kwargs(self.settings, self.bootstrap)), fetch_max_wait_ms=200
         )
-        await consumer.start()
         try:
+            await consumer.start()
             tps = await _partitions(consumer, self.topics)
             consumer.assign(tps)
             await consumer.seek_to_beginning(*tps)
@@ -117,22 +117,30 @@ class RecordFetcher:
 
     def __init__(self, settings: Settings, bootstrap: list[str]) -> None:
         self.settings = settings
-        self._consumer = AIOKafkaConsumer(**groupless(consumer_kwargs(settings, bootstrap)))
+        self.bootstrap = bootstrap
+        self._consumer: AIOKafkaConsumer | None = None
         self._lock = asyncio.Lock()
-        self._started = False
 
     async def stop(self) -> None:
-        if self._started:
+        if self._consumer is not None:
             await self._consumer.stop()
-            self._started = False
+            self._consumer = None
 
     async def fetch(self, topic: str, partition: int, offset: int) -> dict[str, Any] | None:
         """The JSON object at topic/partition/offset, or None when it is gone or not one."""
         async with self._lock:
+            if self._consumer is None:
+                # Created on first use, so a server that never shows an answer opens nothing.
+                consumer = AIOKafkaConsumer(
+                    **groupless(consumer_kwargs(self.settings, self.bootstrap))
+                )
+                try:
+                    await consumer.start()
+                except BaseException:
+                    await consumer.stop()
+                    raise
+                self._consumer = consumer
             consumer = self._consumer
-            if not self._started:
-                await consumer.start()
-                self._started = True
             tp = TopicPartition(topic, partition)
             if partition not in (consumer.partitions_for_topic(topic) or set()):
                 await consumer._client.force_metadata_update()
