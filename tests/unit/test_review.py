@@ -501,3 +501,35 @@ async def test_metrics_refresh_from_the_queue(tmp_path: Path) -> None:
     assert 'citegate_review_queue_oldest_age_seconds{final_status="manual_review"} 90.0' in text
     assert "citegate_review_ready 1.0" in text
     assert ReviewMetrics().exposed_names() >= {"citegate_review_latency_seconds_bucket"}
+
+
+# -- command line --------------------------------------------------------------------------------
+
+
+def test_cli_add_token_prints_the_token_once_and_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stream.cli import main
+
+    for name in ("CITEGATE_BROKER", "CITEGATE_REVIEW_TOKENS_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    path = tmp_path / "tokens"
+    assert main(["review", "add-token", "carol", "--tokens-file", str(path)]) == 0
+    out, err = capsys.readouterr()
+    token = out.strip()
+    assert token.startswith("cgr_")
+    assert token not in err
+    assert TokenFile(path).reviewer(token) == "carol"
+    assert main(["review", "add-token", "carol", "--tokens-file", str(path)]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1
+    assert "already has a token" in err
+    # The server needs a real broker; the embedded one lives inside `worker`/`demo`.
+    assert main(["review", "--tokens-file", str(path)]) == 2
+    _, err = capsys.readouterr()
+    assert err.count("\n") == 1
+    assert "--broker" in err
+    monkeypatch.setenv("CITEGATE_REVIEW_PORT", "70000")
+    assert main(["review", "--broker", "kafka://127.0.0.1:9"]) == 2
+    _, err = capsys.readouterr()
+    assert "review_port must be 1..65535" in err
