@@ -81,13 +81,20 @@ def review_answers(ns: str) -> list[dict[str, Any]]:
             "en",
             generator={"name": "glm-rag", "version": "4.1"},
             answer="Passwords must be rotated every 90 days [1]. Multi-factor authentication is "
-            "not required for administrator accounts [1].",
+            "not required for administrator accounts [2].",
             sources={
                 "1": {
                     "document_id": "security-guide",
                     "document_version": "v3",
                     "title": "Account security guide",
-                }
+                    "quote": "Passwords must be rotated every 90 days.",
+                },
+                "2": {
+                    "document_id": "security-guide",
+                    "document_version": "v3",
+                    "title": "Account security guide",
+                    "quote": "Multi-factor authentication is required for administrator accounts.",
+                },
             },
         ),
         base(
