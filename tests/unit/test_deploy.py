@@ -132,6 +132,15 @@ def readme_promql() -> list[str]:
     return re.findall(r"```promql\n(.*?)```", readme(), re.S)
 
 
+def docs_promql() -> list[str]:
+    """```promql blocks of the docs/ pages."""
+    return [
+        block
+        for path in sorted((ROOT / "docs").glob("*.md"))
+        for block in re.findall(r"```promql\n(.*?)```", path.read_text("utf-8"), re.S)
+    ]
+
+
 def metric_names_in(text: str) -> set[str]:
     return set(re.findall(r"\bcitegate_[a-z0-9_]+[a-z0-9]\b", text))
 
@@ -272,6 +281,10 @@ def test_review_doc_metrics_table_lists_every_review_metric() -> None:
             assert f"`{label}`" in cells[2], (exposed, label)
     for name in rows:
         assert name in ReviewMetrics().exposed_names(), name
+    blocks = docs_promql()
+    assert blocks
+    for block in blocks:
+        assert metric_names_in(block) <= all_exposed(), block
 
 
 # -- Grafana ------------------------------------------------------------------------------------
@@ -530,6 +543,7 @@ def test_dashboard_and_readme_promql_parse(tmp_path: Path) -> None:
     exprs = [substitute(e) for _, e in panel_targets()]
     exprs += [substitute(a["expr"]) for a in dashboard()["annotations"]["list"] if "expr" in a]
     exprs += readme_promql()
+    exprs += docs_promql()
     rules = {
         "groups": [
             {
