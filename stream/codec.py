@@ -27,6 +27,7 @@ SCHEMA_FILES = {
     "claim-verdict": "claim-verdict.schema.json",
     "decision": "decision.schema.json",
     "dead-letter": "dead-letter.schema.json",
+    "review": "review.schema.json",
 }
 
 

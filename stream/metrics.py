@@ -38,6 +38,15 @@ SUFFIXES = {
 }
 
 
+def exposed_names(registry: CollectorRegistry) -> set[str]:
+    """Every sample name a registry can expose, observed yet or not (metric families plus
+    their type's suffixes), e.g. `citegate_processing_seconds_bucket`."""
+    out: set[str] = set()
+    for family in registry.collect():
+        out.update(family.name + suffix for suffix in SUFFIXES.get(family.type, ("",)))
+    return out
+
+
 class LabelCap:
     """Remembers up to `cap` distinct values per label name; the rest become `__other__`."""
 
@@ -235,12 +244,7 @@ class Metrics:
             self.consumer_lag.labels(topic=topic, partition=str(partition)).set(lag)
 
     def exposed_names(self) -> set[str]:
-        """Every sample name the registry can expose, observed yet or not (metric families
-        plus their type's suffixes), e.g. `citegate_processing_seconds_bucket`."""
-        out: set[str] = set()
-        for family in self.registry.collect():
-            out.update(family.name + suffix for suffix in SUFFIXES.get(family.type, ("",)))
-        return out
+        return exposed_names(self.registry)
 
     def names(self) -> Iterable[str]:
         """Sample names this bundle exports (for tests that check deploy/ uses real names)."""

@@ -76,6 +76,10 @@ class Settings:
     topic_replay: str = field(
         default="rag.decisions.replay", metadata=_env("TOPIC_REPLAY", "output topic of replays")
     )
+    topic_reviews: str = field(
+        default="rag.reviews",
+        metadata=_env("TOPIC_REVIEWS", "reviewer decisions on manual-review answers"),
+    )
     session_timeout_ms: int = field(
         default=6000,
         metadata=_env(
@@ -223,6 +227,20 @@ class Settings:
             "RULES_CONFIG", "calibrated rules checker config (TOML) for `rules` and `cascade`"
         ),
     )
+    review_host: str = field(
+        default="127.0.0.1",
+        metadata=_env("REVIEW_HOST", "address `citegate review` listens on (loopback by default)"),
+    )
+    review_port: int = field(
+        default=8088, metadata=_env("REVIEW_PORT", "port of the `citegate review` web server")
+    )
+    review_tokens_file: str = field(
+        default=".citegate/review-tokens",
+        metadata=_env(
+            "REVIEW_TOKENS_FILE",
+            "reviewer token hashes, one `name:sha256:HEX` a line (`citegate review add-token`)",
+        ),
+    )
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -253,8 +271,9 @@ class Settings:
         ):
             if getattr(self, name) < 1:
                 raise UsageError(f"{name} must be at least 1")
-        if not 1 <= self.web_port <= 65535:
-            raise UsageError("web_port must be 1..65535")
+        for name in ("web_port", "review_port"):
+            if not 1 <= getattr(self, name) <= 65535:
+                raise UsageError(f"{name} must be 1..65535")
         if self.llm_retries < 0:
             raise UsageError("llm_retries must be at least 0")
         for name in ("llm_concurrency", "llm_breaker_failures"):

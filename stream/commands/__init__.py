@@ -11,6 +11,7 @@ from stream.commands import (
     eval_cmd,
     kafka_cmd,
     replay_cmd,
+    review_cmd,
     verify_cmd,
     worker_cmd,
 )
@@ -25,3 +26,4 @@ def register(sub: Any) -> None:
     eval_cmd.register(sub)
     calibrate_cmd.register(sub)
     replay_cmd.register(sub)
+    review_cmd.register(sub)

@@ -7,14 +7,15 @@ always off; `acks=all` is what makes an acknowledged output durable on a real cl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaError, TopicAlreadyExistsError, for_code
 
-from stream.errors import UsageError
+from stream.errors import BrokerError, UsageError
 from stream.settings import Settings
 
 if TYPE_CHECKING:
@@ -156,3 +157,13 @@ async def create_topics(
         return created
     finally:
         await admin.close()
+
+
+@contextlib.contextmanager
+def broker_errors(broker: str) -> Iterator[None]:
+    """A Kafka failure in a command becomes one line (exit 2 via the CLI), not a traceback."""
+    try:
+        yield
+    except KafkaError as exc:
+        first = (str(exc).splitlines() or [""])[0]
+        raise BrokerError(f"broker {broker}: {type(exc).__name__}: {first}") from None
