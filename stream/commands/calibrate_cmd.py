@@ -30,6 +30,13 @@ def register(sub: Any) -> None:
     p.add_argument("--folds", type=int, default=5, help="cross-validation folds (>= 2)")
     p.add_argument("--l2", type=float, default=30.0, help="L2 regularisation strength")
     p.add_argument("--limit", type=int, default=None, help="first N records per file")
+    p.add_argument(
+        "--max-false-accept",
+        type=float,
+        default=0.05,
+        metavar="RATE",
+        help="highest false-accept rate the threshold may allow on any file (default 0.05)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -46,6 +53,8 @@ def _fmt(v: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
+    if not 0.0 <= args.max_false_accept <= 1.0:
+        raise UsageError("--max-false-accept must be between 0 and 1")
     try:
         import numpy as np
 
@@ -76,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
         )
     bar.close()
     try:
-        fitted = fit(sets, base, args.l2)
-        held_out = cross_validated(sets, base, args.folds, args.l2)
+        fitted = fit(sets, base, args.l2, args.max_false_accept)
+        held_out = cross_validated(sets, base, args.folds, args.l2, args.max_false_accept)
     except ValueError as exc:
         raise UsageError(f"cannot calibrate: {exc}") from None
     rows_out, summary = [], {}

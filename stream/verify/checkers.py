@@ -23,7 +23,7 @@ from stream.verify.codes import SignalCode, SupportStatus, Verdict
 from stream.verify.features import FEATURES, Features, Window, extract
 from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref, RiskSignal
 from stream.verify.signals import SCOPE_SIGNALS
-from stream.verify.tokens import jaccard, token_spans
+from stream.verify.tokens import jaccard
 
 
 class Checker(Protocol):
@@ -35,10 +35,12 @@ class Checker(Protocol):
     def check(self, request: CheckRequest) -> CheckResult: ...
 
 
-BASE_VERSION = "rules-1.1"
+BASE_VERSION = "rules-2.0"
 
 # Fitted by `citegate calibrate` on the labelled dev files of ../shared/eval (en, ru, zh; each
-# file weighted equally, classes balanced); see README "Checker quality" for the figures.
+# file weighted equally, classes balanced) for rules-1.1; rules-2.0 clips the risk features'
+# positive weights to 0 (a risk signal may only lower confidence) and puts alignment vetoes in
+# front of the model. See docs/checker-quality.md for the figures.
 DEFAULT_ENTAIL: dict[str, float] = {
     "bias": -1.1689,
     "coverage": -1.5753,
@@ -54,14 +56,14 @@ DEFAULT_ENTAIL: dict[str, float] = {
     "log_uncovered": -0.3787,
     "uncovered_run": -0.0798,
     "negation_claim_only": -0.2731,
-    "negation_evidence_only": 0.0719,
+    "negation_evidence_only": 0.0,
     "coverage_x_negation": -0.4733,
     "antonym": -0.6243,
     "signal_number_unsupported": -0.6633,
-    "signal_negation_mismatch": 0.0459,
+    "signal_negation_mismatch": 0.0,
     "signal_absolute_unsupported": -0.2207,
-    "signal_modality_strengthened": 0.6167,
-    "signal_inference_cue": 0.2494,
+    "signal_modality_strengthened": 0.0,
+    "signal_inference_cue": 0.0,
     "signal_date_mismatch": -1.3431,
     "signal_version_mismatch": -0.0272,
 }
@@ -93,6 +95,43 @@ DEFAULT_CONTRADICT: dict[str, float] = {
 }
 
 
+RISK_FEATURES: frozenset[str] = frozenset(
+    {
+        *(f"signal_{c.value}" for c in SignalCode),
+        "negation_claim_only",
+        "negation_evidence_only",
+        "coverage_x_negation",
+        "antonym",
+        "unaligned_share",
+    }
+)
+"""Features that say something is wrong: their entailment weights must be <= 0, so that a risk
+signal can only lower the confidence in `entailed`, never raise it."""
+
+DEFAULT_VETOES: frozenset[str] = frozenset(
+    c.value for c in SignalCode if c is not SignalCode.UNLINKED_CITATIONS
+)
+SLOT_CODES: frozenset[str] = frozenset(
+    {
+        SignalCode.NUMBER_MISMATCH,
+        SignalCode.UNIT_MISMATCH,
+        SignalCode.IDENTIFIER_MISMATCH,
+        SignalCode.NEGATION_MISMATCH,
+    }
+)
+"""A slot both sides fill with different values: the evidence states otherwise."""
+
+
+def check_monotone(weights: Mapping[str, float]) -> None:
+    """Refuse entailment weights that let a risk feature raise the score."""
+    bad = sorted(k for k, v in weights.items() if k in RISK_FEATURES and v > 0)
+    if bad:
+        raise ValueError(
+            "risk features must have entailment weights <= 0 (a risk signal may only lower "
+            f"confidence): {', '.join(bad)}"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class RulesConfig:
     """Everything that decides the rules checker's verdicts; its hash names the version."""
@@ -107,21 +146,30 @@ class RulesConfig:
     clash_coverage: float = 0.75
     """A polarity clash (negation on one side, antonyms) in a window covering this much of
     the claim makes it `contradicted`, whatever the models say: the evidence restates the
-    claim with the opposite sign."""
+    claim with the opposite sign. The same holds for a slot mismatch (number, unit,
+    identifier) when the rest of the claim aligns."""
+    unlinked_coverage: float = 0.75
+    """Several windows together cover this much of the claim while the best one does not:
+    the `unlinked_citations` signal (support spread over citations)."""
     max_uncovered_run: int = 4
     """This many consecutive claim tokens missing from the evidence are an unsupported clause:
     a compound claim is not entailed when only part of it is supported (seed 000 check 8)."""
+    require_alignment: bool = True
+    """Every content unit of the claim must align with the evidence before `entailed`."""
+    max_unaligned_share: float = 0.0
+    """Share of the claim's units that may stay unaligned in an `entailed` claim (0: none)."""
     window_sentences: int = 3
     max_window_chars: int = 2000
-    veto_signals: frozenset[str] = frozenset(
-        {SignalCode.NUMBER_UNSUPPORTED, SignalCode.DATE_MISMATCH, SignalCode.VERSION_MISMATCH}
-    )
+    veto_signals: frozenset[str] = DEFAULT_VETOES
     base_version: str = BASE_VERSION
     calibrated: bool = False
 
+    def __post_init__(self) -> None:
+        check_monotone(self.entail_weights)
+
     @property
     def version(self) -> str:
-        """`rules-1.1` for the built-in model, `rules-1.1+<hash>` for a calibrated one."""
+        """`rules-2.0` for the built-in model, `rules-2.0+<hash>` for any other config."""
         if not self.calibrated:
             return self.base_version
         return f"{self.base_version}+{self.digest()[:8]}"
@@ -134,8 +182,11 @@ class RulesConfig:
                 "contradict": self.contradict_threshold,
                 "related_coverage": self.related_coverage,
                 "clash_coverage": self.clash_coverage,
+                "unlinked_coverage": self.unlinked_coverage,
                 "max_uncovered_run": self.max_uncovered_run,
+                "max_unaligned_share": self.max_unaligned_share,
             },
+            "alignment": {"required": self.require_alignment},
             "window": {"sentences": self.window_sentences, "max_chars": self.max_window_chars},
             "vetoes": {"signals": sorted(self.veto_signals)},
             "entail_weights": {k: round(v, 6) for k, v in sorted(self.entail_weights.items())},
@@ -166,7 +217,9 @@ class RulesConfig:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RulesConfig:
-        """Build from a parsed checker config (TOML); unknown feature names are refused."""
+        """Build from a parsed checker config (TOML); unknown feature names, unknown signal
+        codes and risk features with positive entailment weights are refused."""
+        d = cls()
         thresholds = data.get("thresholds", {})
         window = data.get("window", {})
         entail = {str(k): float(v) for k, v in data.get("entail_weights", {}).items()}
@@ -174,19 +227,24 @@ class RulesConfig:
         for name in (*entail, *contra):
             if name != "bias" and name not in FEATURES:
                 raise ValueError(f"unknown feature {name!r} in checker config")
+        vetoes = frozenset(str(s) for s in data.get("vetoes", {}).get("signals", d.veto_signals))
+        unknown = sorted(vetoes - {c.value for c in SignalCode})
+        if unknown:
+            raise ValueError(f"unknown veto signal(s) {', '.join(unknown)} in checker config")
         return cls(
             entail_weights=entail or dict(DEFAULT_ENTAIL),
-            entail_threshold=float(thresholds.get("entail", 0.53)),
+            entail_threshold=float(thresholds.get("entail", d.entail_threshold)),
             contradict_weights=contra or dict(DEFAULT_CONTRADICT),
-            contradict_threshold=float(thresholds.get("contradict", 0.44)),
-            related_coverage=float(thresholds.get("related_coverage", 0.25)),
-            clash_coverage=float(thresholds.get("clash_coverage", 0.75)),
-            max_uncovered_run=int(thresholds.get("max_uncovered_run", 4)),
-            window_sentences=int(window.get("sentences", 3)),
-            max_window_chars=int(window.get("max_chars", 2000)),
-            veto_signals=frozenset(
-                str(s) for s in data.get("vetoes", {}).get("signals", cls().veto_signals)
-            ),
+            contradict_threshold=float(thresholds.get("contradict", d.contradict_threshold)),
+            related_coverage=float(thresholds.get("related_coverage", d.related_coverage)),
+            clash_coverage=float(thresholds.get("clash_coverage", d.clash_coverage)),
+            unlinked_coverage=float(thresholds.get("unlinked_coverage", d.unlinked_coverage)),
+            max_uncovered_run=int(thresholds.get("max_uncovered_run", d.max_uncovered_run)),
+            max_unaligned_share=float(thresholds.get("max_unaligned_share", d.max_unaligned_share)),
+            require_alignment=bool(data.get("alignment", {}).get("required", True)),
+            window_sentences=int(window.get("sentences", d.window_sentences)),
+            max_window_chars=int(window.get("max_chars", d.max_window_chars)),
+            veto_signals=vetoes,
             base_version=str(data.get("checker", {}).get("base", BASE_VERSION)),
             calibrated=bool(data.get("checker", {}).get("calibrated", True)),
         )
@@ -236,11 +294,11 @@ class RulesChecker:
 
     def _judge(self, request: CheckRequest, feats: Features) -> CheckResult:
         cfg = self.config
-        signals = list(request.signals)
+        signals = list(feats.signals)
         coverage = feats.values["coverage"]
         if (
             len([w for w in feats.windows if w.covered]) > 1
-            and feats.best.coverage < 0.75 <= feats.values["coverage_all"]
+            and feats.best.coverage < cfg.unlinked_coverage <= feats.values["coverage_all"]
         ):
             signals.append(
                 RiskSignal(
@@ -251,12 +309,16 @@ class RulesChecker:
         p_contra = _score(cfg.contradict_weights, feats.values)
         vetoes = [s for s in signals if s.code.value in cfg.veto_signals]
         scope = [s for s in signals if s.code in SCOPE_SIGNALS]
+        slots = [s for s in vetoes if s.code in SLOT_CODES]
+        aligned = feats.alignment
+        gap = cfg.require_alignment and aligned.unaligned_weight > cfg.max_unaligned_share
         used = self._used_windows(feats)
         evidence = tuple(_span(w) for w in used if w.covered)
         ids = tuple(dict.fromkeys(w.fragment.citation_id for w in used if w.covered))
-        uncovered = _uncovered_parts(request.claim, feats.union)
-        numbers = [s.detail for s in vetoes]
-        unsupported = tuple(dict.fromkeys([*numbers, *uncovered]))
+        claimed = [
+            s.detail.split(" (")[0] for s in vetoes if s.code is not SignalCode.INFERENCE_CUE
+        ]
+        unsupported = tuple(dict.fromkeys([*claimed, *aligned.unaligned]))
         jac = max(jaccard(set(feats.claim_tokens), set(w.tokens)) for w in feats.windows)
         pct = f"{coverage:.0%}"
         found = tuple(signals)
@@ -285,13 +347,27 @@ class RulesChecker:
 
         clash = feats.contradiction if coverage >= cfg.clash_coverage else None
         partial = feats.values["uncovered_run"] >= cfg.max_uncovered_run
-        if p_entail >= cfg.entail_threshold and not vetoes and not clash and not partial:
+        if (
+            p_entail >= cfg.entail_threshold
+            and not vetoes
+            and not clash
+            and not partial
+            and not gap
+        ):
             return result(
                 Verdict.ENTAILED,
                 p_entail,
                 SupportStatus.SUPPORTED,
-                f"cited evidence supports the claim (p={p_entail:.2f}, {pct} covered)",
+                f"every unit of the claim aligns with the evidence (p={p_entail:.2f})",
                 parts=(),
+            )
+        if slots and not gap and coverage >= cfg.clash_coverage:
+            named = "; ".join(f"{s.code.value}: {s.detail}" for s in slots)
+            return result(
+                Verdict.CONTRADICTED,
+                max(p_contra, coverage),
+                SupportStatus.CONTRADICTS_EVIDENCE,
+                f"the evidence states another value ({named})",
             )
         if clash:
             return result(
@@ -315,9 +391,15 @@ class RulesChecker:
                 f"cited fragment is unrelated to the claim ({pct} covered)",
                 ids_=(),
             )
-        why = "; ".join(f"{s.code.value}: {s.detail}" for s in [*vetoes, *scope]) or (
-            f"p={p_entail:.2f} below {cfg.entail_threshold:.2f}"
-        )
+        why = "; ".join(f"{s.code.value}: {s.detail}" for s in vetoes[:4])
+        if aligned.unaligned:
+            missing = ", ".join(repr(p) for p in aligned.unaligned[:4])
+            why = (
+                f"{why}; not in the evidence: {missing}"
+                if why
+                else f"not in the evidence: {missing}"
+            )
+        why = why or f"p={p_entail:.2f} below {cfg.entail_threshold:.2f}"
         return result(
             Verdict.INSUFFICIENT,
             1 - p_entail,
@@ -342,28 +424,3 @@ def _span(window: Window) -> EvidenceSpan:
         f.document_id,
         f.document_version,
     )
-
-
-def _uncovered_parts(claim: str, covered: frozenset[str]) -> list[str]:
-    """Surface stretches of the claim whose tokens the evidence does not contain."""
-    marks = [False] * len(claim)
-    spans = token_spans(claim)
-    for tok, a, b in spans:
-        if tok not in covered:
-            marks[a:b] = [True] * (b - a)
-    for tok, a, b in spans:
-        if tok in covered:
-            marks[a:b] = [False] * (b - a)
-    parts, i = [], 0
-    while i < len(claim):
-        if not marks[i]:
-            i += 1
-            continue
-        j = i
-        while j < len(claim) and (
-            marks[j] or (claim[j] == " " and j + 1 < len(claim) and marks[j + 1])
-        ):
-            j += 1
-        parts.append(claim[i:j].strip())
-        i = j
-    return [p for p in parts if p]
