@@ -11,6 +11,7 @@ values (`number_mismatch: 1000 (evidence: 100)`). Pure and deterministic; no lea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,17 +27,17 @@ from stream.verify.units import (
     HEDGE,
     INFERENCE,
     MAJORITY,
+    MODALITY,
     NEGATION,
     ONE_WORDS,
     RU_NUMBERS,
     SCALES,
     SOME,
-    STRONG_MODAL,
-    UNITS,
     UNIVERSAL,
     Identifier,
     Quantity,
     WordClass,
+    bounds,
     has_cjk,
     identifiers,
     normalize_zh,
@@ -93,13 +94,15 @@ _IRREGULAR_EN = (
     "withdraw withdrew withdrawn", "undergo underwent undergone", "arise arose arisen",
 )  # fmt: skip
 GENERIC_REFERENTS = frozenset(
-    """service system platform product application app tool software solution company
+    """service system platform product application app tool software solution
     сервис сервиса сервисе сервисом система системы системе систему системой платформа
-    платформы платформе продукт продукта приложение приложения компания компании""".split()
+    платформы платформе продукт продукта приложение приложения""".split()
 )
 """Words that name the document's own subject (`the service keeps…` for a quote that says
 `… is kept`): they add no checkable fact, so they need no alignment."""
 _GENERIC_CJK = ("本系统", "该系统", "系统", "本服务", "该服务", "服务", "平台", "产品")
+_ZH_FILLERS = ("已经", "会", "了", "着", "过", "已", "被", "将")
+"""Aspect and voice particles a paraphrase adds or drops (`降低了`, `可能会`)."""
 
 
 def _stem_any(word: str) -> str:
@@ -131,13 +134,18 @@ _ZH_REPLACE = tuple(
 )
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
-    NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, CONDITION, STRONG_MODAL, HEDGE, INFERENCE,
+    NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, CONDITION, HEDGE, INFERENCE,
+    *MODALITY.values(),
 )  # fmt: skip
 _CLOSED_WORDS = frozenset(
     w for c in _CLASSES for w in (*c.words, *(x for p in c.phrases for x in p.split()))
 )
 _CLOSED_CJK = tuple(
-    sorted({*_GENERIC_CJK, *(w for c in _CLASSES for w in c.cjk)}, key=len, reverse=True)
+    sorted(
+        {*_GENERIC_CJK, *_ZH_FILLERS, *(w for c in _CLASSES for w in c.cjk)},
+        key=len,
+        reverse=True,
+    )
 )
 _CONDITION_KIND = {
     **dict.fromkeys(
@@ -147,6 +155,7 @@ _CONDITION_KIND = {
 }  # fmt: skip
 _SLOT_CODES = frozenset(
     {
+        SignalCode.BOUND_MISMATCH,
         SignalCode.NUMBER_MISMATCH,
         SignalCode.UNIT_MISMATCH,
         SignalCode.IDENTIFIER_MISMATCH,
@@ -194,7 +203,7 @@ def _mask_closed(text: str) -> str:
         return text
     for w in _CLOSED_CJK:
         if w in text:
-            text = text.replace(w, " ")
+            text = text.replace(w, " " * len(w))  # same length: spans stay claim offsets
     return text
 
 
@@ -229,6 +238,19 @@ def _focus(claim_lemmas: frozenset[str], window: str) -> str:
     return " ".join(p for s, p in scored if s * 2 >= best)
 
 
+_SEGMENT = re.compile(r"[;；]|\s(?:and|but|while|whereas|и|а|но|однако)\s|，(?:并且|并|而|但)|并且")
+
+
+def _segments(claim_lemmas: frozenset[str], focus: str) -> str:
+    """The coordinated clauses of `focus` that carry the claim: in `backups run every 12 hours
+    and are kept 30 days unless …`, the `unless` belongs to the second clause only."""
+    parts = _SEGMENT.split(focus)
+    if len(parts) == 1:
+        return focus
+    kept = [p for p in parts if claim_lemmas & _window_lemmas(p)]
+    return " ".join(kept) if kept else focus
+
+
 def _rank(lowered: str, words: frozenset[str]) -> tuple[int, str]:
     for rank, cls in ((3, UNIVERSAL), (2, MAJORITY), (1, SOME)):
         found = cls.find(lowered, words)
@@ -250,7 +272,7 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     """Align `claim` (markers stripped) with its evidence `window`; numbers and identifiers
     may be stated anywhere in `facts` (the whole cited fragments)."""
     claim_n, window_n = _normalize(claim), _normalize(window)
-    c_lower, c_words = scan(claim_n)
+    c_lower, c_words, c_list = scan(claim_n)
     ev_quantities, ev_ids = _facts(facts)
     mismatches: list[RiskSignal] = []
     unaligned: list[str] = []
@@ -277,8 +299,15 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     for q in quantities(claim_n):
         same = [e for e in ev_quantities if e.value == q.value]
         pos = claim_n.find(q.text)
-        if same and (q.unit is None or any(e.unit in (None, q.unit) for e in same)):
-            spans_ok.append((pos, pos + len(q.text)))
+        if q.unit is None or any(e.unit == q.unit for e in same):
+            if same:
+                spans_ok.append((pos, pos + len(q.text)))
+                continue
+        elif same and not q.frequency and any(e.unit is None for e in same):
+            # the evidence states the number without a unit we know: the unit word itself
+            # must then align as a lemma, so only the number is marked as aligned
+            digits = _NUMBER_HEAD.match(q.text)
+            spans_ok.append((pos, pos + (digits.end() if digits else 0)))
             continue
         if same:
             mismatches.append(
@@ -292,11 +321,11 @@ def align(claim: str, window: str, facts: str) -> Alignment:
             )
         )
 
-    # content lemmas
+    # content lemmas; CJK bigrams that only straddle two aligned words are word boundaries
     masked = _mask_closed(claim_n)
     ev_lemmas = _window_lemmas(window_n)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
-    missing_spans: list[tuple[int, int]] = []
+    entries: list[tuple[int, int, bool, bool]] = []  # start, end, aligned, is a CJK bigram
     claim_lemmas = set()
     for tok, a, b in token_spans(masked):
         if tok.startswith("#"):
@@ -304,28 +333,46 @@ def align(claim: str, window: str, facts: str) -> Alignment:
         raw = masked[a:b].lower()
         if raw in _NUMBER_WORDS or raw in _CLOSED_WORDS or raw in GENERIC_REFERENTS:
             continue
-        if any(x <= a and b <= y for x, y in spans_ok) or (
-            raw in UNITS and _in_quantity(a, claim_n)
-        ):
+        cjk = len(tok) == 2 and has_cjk(tok)
+        if any(x <= a and b <= y for x, y in spans_ok):
+            entries.append((a, b, True, cjk))  # part of an aligned quantity or identifier
             continue
         units += 1
         lemma = _canon(tok)
         claim_lemmas.add(lemma)
-        if lemma not in ev_lemmas:
-            missing_spans.append((a, b))
+        ok = lemma in ev_lemmas or (len(tok) == 1 and has_cjk(tok) and tok in window_n)
+        entries.append((a, b, ok, cjk))
+    missing_spans = []
+    for i, (a, b, ok, cjk) in enumerate(entries):
+        if ok:
+            continue
+        if cjk and 0 < i < len(entries) - 1:
+            _, pb, p_ok, p_cjk = entries[i - 1]
+            na, _, n_ok, n_cjk = entries[i + 1]
+            if p_ok and n_ok and p_cjk and n_cjk and pb - 1 == a and b - 1 == na:
+                continue
+        missing_spans.append((a, b))
     unaligned += _merge(claim_n, missing_spans)
+    for acronym in _ACRONYM.findall(claim_n):
+        pos = claim_n.find(acronym)
+        if any(x <= pos < y for x, y in spans_ok) or acronym.lower() in _CLOSED_WORDS:
+            continue
+        if acronym.lower() not in scan(window_n)[1] and acronym not in unaligned:
+            unaligned.append(acronym)
 
     # closed-class slots, compared in the sentences that carry the claim
-    focus = _focus(frozenset(claim_lemmas), window_n)
-    e_lower, e_words = scan(focus)
-    c_neg, e_neg = NEGATION.find(c_lower, c_words), NEGATION.find(e_lower, e_words)
-    if bool(c_neg) != bool(e_neg):
-        detail = (
-            f"claim: {c_neg[0]} (evidence: none)"
-            if c_neg
-            else f"claim: none (evidence: {e_neg[0]})"
+    focus = _segments(frozenset(claim_lemmas), _focus(frozenset(claim_lemmas), window_n))
+    e_lower, e_words, e_list = scan(focus)
+    c_negs, e_negs = NEGATION.count(c_lower, c_list), NEGATION.count(e_lower, e_list)
+    if c_negs != e_negs:
+        c_neg = NEGATION.find(c_lower, c_words)
+        e_neg = NEGATION.find(e_lower, e_words)
+        mismatches.append(
+            RiskSignal(
+                SignalCode.NEGATION_MISMATCH,
+                f"claim: {_n(c_negs, c_neg)} (evidence: {_n(e_negs, e_neg)})",
+            )
         )
-        mismatches.append(RiskSignal(SignalCode.NEGATION_MISMATCH, detail))
     c_rank, c_q = _rank(c_lower, c_words)
     e_rank, e_q = _rank(e_lower, e_words)
     if (c_rank == 3 and e_rank < 3) or (c_rank == 2 and e_rank == 1) or (c_rank == 0 < e_rank < 3):
@@ -337,9 +384,19 @@ def align(claim: str, window: str, facts: str) -> Alignment:
         )
     c_only, e_only = EXCLUSIVE.find(c_lower, c_words), EXCLUSIVE.find(e_lower, e_words)
     if c_only and not e_only:
-        mismatches.append(
-            RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{c_only[0]} (evidence: none)")
-        )
+        detail = f"{c_only[0]} (evidence: none)"
+        mismatches.append(RiskSignal(SignalCode.QUANTIFIER_WIDENED, detail))
+    e_bounds = bounds(focus)
+    for number, kinds in bounds(claim_n).items():
+        bound = e_bounds.get(number)
+        if bound is not None and not kinds <= bound:
+            said = "/".join(sorted(kinds))
+            mismatches.append(
+                RiskSignal(
+                    SignalCode.BOUND_MISMATCH,
+                    f"{said} {number[1:]} (evidence: {'/'.join(sorted(bound))})",
+                )
+            )
     c_cond = _conditions(CONDITION.find(c_lower, c_words))
     e_cond = _conditions(CONDITION.find(e_lower, e_words))
     for kind, word in e_cond.items():
@@ -348,17 +405,15 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     for kind, word in c_cond.items():
         if kind not in e_cond:
             unaligned.append(word)
-    c_strong = STRONG_MODAL.find(c_lower, c_words)
-    e_strong = STRONG_MODAL.find(e_lower, e_words)
     e_hedge = HEDGE.find(e_lower, e_words)
-    if c_strong and not e_strong:
-        mismatches.append(
-            RiskSignal(
-                SignalCode.MODALITY_STRENGTHENED,
-                f"{c_strong[0]} (evidence: {e_hedge[0] if e_hedge else 'none'})",
+    for cls in MODALITY.values():
+        c_modal = cls.find(c_lower, c_words)
+        if c_modal and not cls.find(e_lower, e_words):
+            stated = e_hedge[0] if e_hedge else "none"
+            mismatches.append(
+                RiskSignal(SignalCode.MODALITY_STRENGTHENED, f"{c_modal[0]} (evidence: {stated})")
             )
-        )
-    elif e_hedge and not HEDGE.find(c_lower, c_words):
+    if e_hedge and not HEDGE.find(c_lower, c_words):
         mismatches.append(
             RiskSignal(SignalCode.MODALITY_STRENGTHENED, f"unhedged (evidence: {e_hedge[0]})")
         )
@@ -386,10 +441,14 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     )
 
 
-def _in_quantity(pos: int, claim: str) -> bool:
-    """A unit word right after a number belongs to that (already compared) quantity."""
-    before = claim[max(0, pos - 12) : pos].rstrip(" -")
-    return bool(before) and (before[-1].isdigit() or before.split()[-1].lower() in _NUMBER_WORDS)
+def _n(count: int, words: list[str]) -> str:
+    if not count:
+        return "none"
+    return f"{count}x {words[0]}" if count > 1 else words[0]
+
+
+_NUMBER_HEAD = re.compile(r"[\d.,]+|[^\W\d_]+")
+_ACRONYM = re.compile(r"(?<![\w-])[A-ZА-ЯЁ]{2,}(?![\w-])")
 
 
 def _capitalised(text: str) -> list[str]:

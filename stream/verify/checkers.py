@@ -113,6 +113,7 @@ DEFAULT_VETOES: frozenset[str] = frozenset(
 )
 SLOT_CODES: frozenset[str] = frozenset(
     {
+        SignalCode.BOUND_MISMATCH,
         SignalCode.NUMBER_MISMATCH,
         SignalCode.UNIT_MISMATCH,
         SignalCode.IDENTIFIER_MISMATCH,

@@ -93,6 +93,7 @@ class SignalCode(StrEnum):
     ENTITY_MISMATCH = "entity_mismatch"
     QUANTIFIER_WIDENED = "quantifier_widened"
     CONDITION_DROPPED = "condition_dropped"
+    BOUND_MISMATCH = "bound_mismatch"
 
 
 class InputCode(StrEnum):

@@ -14,7 +14,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from stream.verify.numerals import EN_NUMBERS, NUMBER_WORD_TOKENS, ONE_WORDS, RU_NUMBERS
 from stream.verify.tokens import number_token
+
+__all__ = ["EN_NUMBERS", "ONE_WORDS", "RU_NUMBERS"]
 
 _CJK = re.compile("[\u3400-\u9fff]")
 
@@ -25,34 +28,6 @@ def has_cjk(text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- number words
-
-EN_NUMBERS: dict[str, int] = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12, "twice": 2, "once": 1,
-    "thrice": 3, "single": 1, "double": 2, "triple": 3,
-}  # fmt: skip
-"""`one` is left out on purpose: as a pronoun (`one of`, `no one`) it is no count."""
-
-_RU_BASE: dict[str, int] = {
-    "пять": 5, "шесть": 6, "семь": 7, "девять": 9, "десять": 10, "одиннадцать": 11,
-    "двенадцать": 12, "тринадцать": 13, "четырнадцать": 14, "пятнадцать": 15,
-    "шестнадцать": 16, "семнадцать": 17, "восемнадцать": 18, "девятнадцать": 19,
-    "двадцать": 20, "тридцать": 30,
-}  # fmt: skip
-RU_NUMBERS: dict[str, float] = {
-    **{form: v for word, v in _RU_BASE.items() for form in (word, word[:-1] + "и", word + "ю")},
-    "два": 2, "две": 2, "двух": 2, "двум": 2, "двумя": 2, "три": 3, "трех": 3, "трёх": 3,
-    "трем": 3, "трём": 3, "тремя": 3, "четыре": 4, "четырех": 4, "четырёх": 4, "четырем": 4,
-    "четырём": 4, "четырьмя": 4, "восемь": 8, "восьми": 8, "восемью": 8, "сорок": 40,
-    "сорока": 40, "пятьдесят": 50, "пятидесяти": 50, "шестьдесят": 60, "шестидесяти": 60,
-    "сто": 100, "ста": 100, "дважды": 2, "трижды": 3, "однажды": 1,
-    "полтора": 1.5, "полторы": 1.5,
-}  # fmt: skip
-ONE_WORDS = frozenset({"one", "один", "одна", "одно", "одного", "одной", "одну", "одним"})
-"""`one` counts only in front of a unit (`one hour`), never as a pronoun."""
 
 SCALES: dict[str, int] = {
     "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12,
@@ -171,6 +146,8 @@ class Quantity:
     value: str
     unit: str | None
     text: str
+    frequency: bool = False
+    """Written without a digit as a rate (`every hour`, `每小时`): the unit must match too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +206,13 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
         head = _WORDS.match(word)
         if head and head.group() in UNITS and len(head.group()) > 1:
             return UNITS[head.group()], end + m.start(1) + head.end(), scale
+        if head and head.group() == word and word not in SCALES:
+            # one qualifier between number and unit: `30 календарных дней`, `5 business days`
+            after = _AFTER.match(rest[m.end() :])
+            if after and after.group(1).lower() in UNITS and after.group(1)[:1] != "-":
+                unit_word = after.group(1).lower()
+                if len(unit_word) > 2:
+                    return UNITS[unit_word], end + m.end() + after.end(), scale
     return None, end, scale
 
 
@@ -298,14 +282,15 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 if q.text not in text:
                     out.append(q)
         for m in _ZH_FREQ.finditer(text):
-            out.append(Quantity("1", UNITS[m.group(1)], m.group(0)))
+            out.append(Quantity("1", UNITS[m.group(1)], m.group(0), frequency=True))
     for m in re.finditer(rf"\b(?:{_PER_WORDS})\s+([{_LETTER}]+)", lowered):
         unit = UNITS.get(m.group(1))
         if unit in FREQUENCY_UNITS:
-            out.append(Quantity("1", unit, text[m.start() : m.end()]))
+            out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
     for m in _WORDS.finditer(lowered):
         if m.group() in _FREQ_ADVERBS:
-            out.append(Quantity("1", _FREQ_ADVERBS[m.group()], text[m.start() : m.end()]))
+            unit = _FREQ_ADVERBS[m.group()]
+            out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
     return tuple(out)
 
 
@@ -335,6 +320,19 @@ class WordClass:
             cjk,
             tuple(e.strip() for e in exclude.split(",") if e.strip()),
         )
+
+    def count(self, lowered: str, words: tuple[str, ...]) -> int:
+        """Occurrences (not distinct words): `not … no` is two negations."""
+        n = sum(1 for w in words if w in self.words)
+        n += sum(f" {lowered} ".count(f" {p} ") for p in self.phrases)
+        if self.cjk and has_cjk(lowered):
+            masked = lowered
+            for ex in self.cjk_exclude:
+                masked = masked.replace(ex, "□" * len(ex))
+            for w in self.cjk:
+                n += masked.count(w)
+                masked = masked.replace(w, "□" * len(w))
+        return n
 
     def find(self, lowered: str, words: frozenset[str]) -> list[str]:
         found = sorted(self.words & words)
@@ -382,15 +380,27 @@ CONDITION = WordClass.of(
     "unless, except, excluding, if, provided, whenever, until, "
     "only if, as long as, provided that, except for, with the exception of, "
     "если, кроме, исключением, условии, пока, "
-    "除非, 仅当, 只有, 如果, 除了, 若, 假如, 前提, 只要, 倘若, 一旦",
+    "除非, 仅当, 只有, 如果, 除了, 除外, 若, 假如, 前提, 只要, 倘若, 一旦",
 )
-STRONG_MODAL = WordClass.of(
-    "must, shall, required, requires, mandatory, always, guaranteed, guarantees, guarantee, "
-    "ensures, definitely, certainly, will, never, "
-    "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, всегда, "
-    "гарантирует, гарантированно, гарантировано, точно, будет, будут, никогда, "
-    "必须, 一定, 必然, 必定, 保证, 总是, 务必, 肯定, 绝对, 永远",
+OBLIGATION = WordClass.of(
+    "must, shall, required, requires, mandatory, obliged, obligated, "
+    "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
+    "必须, 务必, 须, 必需, 应当",
 )
+GUARANTEE = WordClass.of(
+    "guaranteed, guarantees, guarantee, ensures, ensure, definitely, certainly, proves, "
+    "гарантирует, гарантированно, гарантировано, гарантия, точно, несомненно, "
+    "一定, 必然, 必定, 保证, 肯定, 绝对, 确保",
+)
+FUTURE = WordClass.of("will, won't, будет, будут, 将会, 将")
+ALWAYS = WordClass.of("always, never, forever, всегда, никогда, 总是, 永远, 从不, 始终")
+MODALITY: dict[str, WordClass] = {
+    "obligation": OBLIGATION,
+    "guarantee": GUARANTEE,
+    "future": FUTURE,
+    "always": ALWAYS,
+}
+"""Strong modality by kind: a claim may only use the kinds its evidence uses."""
 HEDGE = WordClass.of(
     "may, might, could, possibly, potentially, likely, perhaps, probably, suggest, suggests, "
     "возможно, вероятно, по-видимому, предположительно, может быть, "
@@ -404,11 +414,72 @@ INFERENCE = WordClass.of(
     "因此, 所以, 这意味着, 由此可见, 意味着, 因而, 从而, 故而",
 )
 
+_BOUND_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        ("up to", "at most", "no more than", "not more than", "within", "under", "less than",
+         "fewer than", "below", "maximum of", "a maximum of", "max", "не более", "не больше",
+         "до", "менее", "максимум", "не свыше", "в пределах"), "upper"),
+    **dict.fromkeys(
+        ("at least", "no less than", "not less than", "more than", "over", "above", "after",
+         "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "не менее",
+         "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше"), "lower"),
+}  # fmt: skip
+_BOUND_RE = re.compile(
+    r"(?<![\w-])("
+    + "|".join(re.escape(w) for w in sorted(_BOUND_WORDS, key=len, reverse=True))
+    + r")\s+(?:[$€£¥]\s?)?(?=\d|(?:"
+    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), key=len, reverse=True))
+    + r")\b)",
+    re.IGNORECASE,
+)
+_ZH_BOUND_BEFORE = re.compile(
+    r"(最多|至多|不超过|少于|低于|至少|不少于|多于|超过|高于|不低于|不高于)[^\d，。；]{0,4}\d"
+)
+_ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
+_ZH_BOUND_KIND = {
+    "最多": "upper", "至多": "upper", "不超过": "upper", "少于": "upper", "低于": "upper",
+    "不高于": "upper", "以内": "upper", "之内": "upper", "以下": "upper", "内": "upper",
+    "至少": "lower", "不少于": "lower", "多于": "lower", "超过": "lower", "高于": "lower",
+    "不低于": "lower", "以上": "lower", "之后": "lower", "后": "lower",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def bounds(text: str) -> dict[str, frozenset[str]]:
+    """Number token -> directions of the bounds put on it: `upper` (`up to 5`, `within 14
+    days`, `不超过50`, `15分钟内`), `lower` (`at least 5`, `after 14 days`), `exact` (none)."""
+    found: dict[str, set[str]] = {}
+    spans: list[tuple[int, int, str]] = []
+    for m in _BOUND_RE.finditer(text):
+        spans.append((m.end(), m.end(), _BOUND_WORDS[m.group(1).lower()]))
+    if has_cjk(text):
+        for m in _ZH_BOUND_BEFORE.finditer(text):
+            spans.append((m.end() - 1, m.end() - 1, _ZH_BOUND_KIND[m.group(1)]))
+        for m in _ZH_BOUND_AFTER.finditer(text):
+            spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
+    for m in _BOUNDED.finditer(text):
+        raw = m.group(0).lower()
+        token = NUMBER_TOKENS.get(raw) or number_token(raw)
+        kinds = {kind for a, _, kind in spans if a == m.start()}
+        found.setdefault(token, set()).update(kinds or {"exact"})
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+NUMBER_TOKENS = NUMBER_WORD_TOKENS
+_BOUNDED = re.compile(
+    r"\d+(?:[.,]\d+)*|(?<![\w-])(?:"
+    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 _SCAN = re.compile(rf"[{_LETTER}]+(?:['’\-][{_LETTER}]+)*")
 
 
 @lru_cache(maxsize=8192)
-def scan(text: str) -> tuple[str, frozenset[str]]:
-    """Lower-cased text and its set of words, computed once per text."""
+def scan(text: str) -> tuple[str, frozenset[str], tuple[str, ...]]:
+    """Lower-cased text, its set of words and its words in order, computed once per text."""
     lowered = text.lower().replace("’", "'")
-    return lowered, frozenset(_SCAN.findall(lowered))
+    words = tuple(_SCAN.findall(lowered))
+    return lowered, frozenset(words), words
