@@ -273,14 +273,16 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     may be stated anywhere in `facts` (the whole cited fragments)."""
     claim_n, window_n = _normalize(claim), _normalize(window)
     c_lower, c_words, c_list = scan(claim_n)
-    ev_quantities, ev_ids = _facts(facts)
+    c_quantities, c_ids = quantities(claim_n), identifiers(claim_n)
+    # the fragments are only scanned for numbers when the claim has any
+    ev_quantities, ev_ids = _facts(facts) if c_quantities or c_ids else ((), ())
     mismatches: list[RiskSignal] = []
     unaligned: list[str] = []
     spans_ok: list[tuple[int, int]] = []
 
     # identifiers: the digits are part of the name
     ev_values = {e.value for e in ev_ids} | {q.value for q in ev_quantities}
-    for ident in identifiers(claim_n):
+    for ident in c_ids:
         same_key = [e for e in ev_ids if e.key == ident.key]
         pos = claim_n.find(ident.text)
         if any(e.value == ident.value for e in same_key) or (
@@ -296,7 +298,7 @@ def align(claim: str, window: str, facts: str) -> Alignment:
             unaligned.append(ident.text)
 
     # quantities: value, scale and unit
-    for q in quantities(claim_n):
+    for q in c_quantities:
         same = [e for e in ev_quantities if e.value == q.value]
         pos = claim_n.find(q.text)
         if q.unit is None or any(e.unit == q.unit for e in same):
@@ -386,8 +388,9 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     if c_only and not e_only:
         detail = f"{c_only[0]} (evidence: none)"
         mismatches.append(RiskSignal(SignalCode.QUANTIFIER_WIDENED, detail))
-    e_bounds = bounds(focus)
-    for number, kinds in bounds(claim_n).items():
+    c_bounds = bounds(claim_n) if c_quantities else {}
+    e_bounds = bounds(focus) if c_bounds else {}
+    for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
         if bound is not None and not kinds <= bound:
             said = "/".join(sorted(kinds))

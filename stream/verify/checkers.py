@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -170,10 +171,12 @@ class RulesConfig:
 
     @property
     def version(self) -> str:
-        """`rules-2.0` for the built-in model, `rules-2.0+<hash>` for any other config."""
-        if not self.calibrated:
+        """`rules-2.0` for the built-in model, `rules-2.0+<hash>` for any other config: a
+        changed weight, threshold or veto list changes the version every verdict carries."""
+        digest = self.digest()
+        if not self.calibrated and digest == _default_digest():
             return self.base_version
-        return f"{self.base_version}+{self.digest()[:8]}"
+        return f"{self.base_version}+{digest[:8]}"
 
     def model(self) -> dict[str, Any]:
         """The parameters that change verdicts, in a canonical form."""
@@ -249,6 +252,11 @@ class RulesConfig:
             base_version=str(data.get("checker", {}).get("base", BASE_VERSION)),
             calibrated=bool(data.get("checker", {}).get("calibrated", True)),
         )
+
+
+@lru_cache(maxsize=1)
+def _default_digest() -> str:
+    return RulesConfig().digest()
 
 
 def _score(weights: Mapping[str, float], values: Mapping[str, float]) -> float:
@@ -377,7 +385,7 @@ class RulesChecker:
                 SupportStatus.CONTRADICTS_EVIDENCE,
                 f"{clash} in evidence covering {pct} of the claim",
             )
-        if p_contra >= cfg.contradict_threshold and coverage >= cfg.related_coverage:
+        if p_contra >= cfg.contradict_threshold and coverage >= cfg.related_coverage and not gap:
             return result(
                 Verdict.CONTRADICTED,
                 p_contra,

@@ -93,7 +93,9 @@ EN = (
         "en",
         "Only administrators can delete a project, and only if it has no active deployments.",
         "Only administrators can delete a project, and only if it has no active deployments.",
-        ("A project can be deleted only by administrators, and only if it has no active deployments.",),
+        (
+            "A project can be deleted only by administrators, and only if it has no active deployments.",
+        ),
     ),
     Pair(
         "en",
