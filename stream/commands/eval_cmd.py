@@ -20,10 +20,10 @@ from stream.checkers.factory import make_checker
 from stream.commands.render import table
 from stream.quality.evaluate import (
     PREDICTED,
-    mutation_catch,
     FileResult,
     LabelledClaim,
     load_records,
+    mutation_catch,
     predict,
     score,
 )

@@ -226,11 +226,7 @@ def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
     contra = ~entailed & (
         (slot & ~gap & (coverage >= config.clash_coverage))
         | clash
-        | (
-            (p_contra >= config.contradict_threshold)
-            & (coverage >= config.related_coverage)
-            & ~gap
-        )
+        | ((p_contra >= config.contradict_threshold) & (coverage >= config.related_coverage) & ~gap)
     )
     no_content = ~x.any(axis=1)
     out = np.where(entailed, "entailed", np.where(contra, "contradicted", "insufficient"))

@@ -80,16 +80,30 @@ def change_number(claim: str, language: str) -> tuple[str, str] | None:
     )
 
 
-_EN_WORDS = {v: k for k, v in EN_NUMBERS.items() if k not in {"once", "single", "double", "triple",
-                                                               "twice", "thrice", "dozen"}}  # fmt: skip
+_EN_WORDS = {
+    v: k
+    for k, v in EN_NUMBERS.items()
+    if k not in {"once", "single", "double", "triple", "twice", "thrice", "dozen"}
+}
 
 
 def change_number_word(claim: str, language: str) -> tuple[str, str] | None:
     """five -> six, пяти -> шести (same case), 两个 -> 三个."""
     if language == "zh":
         pattern = f"([{ZH_NUMERALS}]+)(?=({'|'.join(ZH_CLASSIFIERS)}))"
-        swap = {"一": "两", "两": "三", "二": "三", "三": "四", "四": "五", "五": "六", "六": "七",
-                "七": "八", "八": "九", "九": "十", "十": "二十"}  # fmt: skip
+        swap = {
+            "一": "两",
+            "两": "三",
+            "二": "三",
+            "三": "四",
+            "四": "五",
+            "五": "六",
+            "六": "七",
+            "七": "八",
+            "八": "九",
+            "九": "十",
+            "十": "二十",
+        }
 
         def zh(m: re.Match[str]) -> str:
             run = m.group(1)
@@ -122,21 +136,75 @@ def change_number_word(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _UNIT_SWAP = {
-    "en": {"seconds": "minutes", "second": "minute", "minutes": "hours", "minute": "hour",
-           "hours": "days", "hour": "day", "days": "weeks", "day": "week", "weeks": "months",
-           "week": "month", "months": "years", "month": "year", "years": "decades",
-           "ms": "s", "mb": "GB", "gb": "TB", "kb": "MB", "tb": "PB", "mg": "g", "kg": "t",
-           "percent": "percentage points", "%": " percentage points", "km": "miles",
-           "milliseconds": "seconds", "mbps": "Gbps", "gbps": "Tbps"},
-    "ru": {"секунд": "минут", "секунды": "минуты", "секунду": "минуту", "минут": "часов",
-           "минуты": "часа", "минуту": "час", "часов": "дней", "часа": "дня", "час": "день",
-           "дней": "недель", "дня": "недели", "день": "неделю", "недель": "месяцев",
-           "недели": "месяца", "неделю": "месяц", "месяцев": "лет", "месяца": "года",
-           "лет": "десятилетий", "года": "десятилетия", "мб": "ГБ", "гб": "ТБ", "мг": "г",
-           "%": " процентных пункта", "процентов": "процентных пунктов"},
-    "zh": {"毫秒": "秒", "秒": "分钟", "分钟": "小时", "小时": "天", "天": "周", "周": "个月",
-           "个月": "年", "年": "十年", "MB": "GB", "GB": "TB", "%": "个百分点", "毫克": "克"},
-}  # fmt: skip
+    "en": {
+        "seconds": "minutes",
+        "second": "minute",
+        "minutes": "hours",
+        "minute": "hour",
+        "hours": "days",
+        "hour": "day",
+        "days": "weeks",
+        "day": "week",
+        "weeks": "months",
+        "week": "month",
+        "months": "years",
+        "month": "year",
+        "years": "decades",
+        "ms": "s",
+        "mb": "GB",
+        "gb": "TB",
+        "kb": "MB",
+        "tb": "PB",
+        "mg": "g",
+        "kg": "t",
+        "percent": "percentage points",
+        "%": " percentage points",
+        "km": "miles",
+        "milliseconds": "seconds",
+        "mbps": "Gbps",
+        "gbps": "Tbps",
+    },
+    "ru": {
+        "секунд": "минут",
+        "секунды": "минуты",
+        "секунду": "минуту",
+        "минут": "часов",
+        "минуты": "часа",
+        "минуту": "час",
+        "часов": "дней",
+        "часа": "дня",
+        "час": "день",
+        "дней": "недель",
+        "дня": "недели",
+        "день": "неделю",
+        "недель": "месяцев",
+        "недели": "месяца",
+        "неделю": "месяц",
+        "месяцев": "лет",
+        "месяца": "года",
+        "лет": "десятилетий",
+        "года": "десятилетия",
+        "мб": "ГБ",
+        "гб": "ТБ",
+        "мг": "г",
+        "%": " процентных пункта",
+        "процентов": "процентных пунктов",
+    },
+    "zh": {
+        "毫秒": "秒",
+        "秒": "分钟",
+        "分钟": "小时",
+        "小时": "天",
+        "天": "周",
+        "周": "个月",
+        "个月": "年",
+        "年": "十年",
+        "MB": "GB",
+        "GB": "TB",
+        "%": "个百分点",
+        "毫克": "克",
+    },
+}
 
 
 def change_unit(claim: str, language: str) -> tuple[str, str] | None:
@@ -165,12 +233,24 @@ def change_unit(claim: str, language: str) -> tuple[str, str] | None:
 def change_frequency(claim: str, language: str) -> tuple[str, str] | None:
     """every 12 hours -> every hour, каждые 12 часов -> каждый час, 每12小时 -> 每小时."""
     if language == "zh":
-        return _sub_first(r"每(\d+|[一二两三四五六七八九十]+)(个)?(小时|天|周|月|年|分钟|秒)",
-                          lambda m: "每" + m.group(3), claim)  # fmt: skip
+        return _sub_first(
+            r"每(\d+|[一二两三四五六七八九十]+)(个)?(小时|天|周|月|年|分钟|秒)",
+            lambda m: "每" + m.group(3),
+            claim,
+        )
     if language == "ru":
-        singular = {"часов": "час", "часа": "час", "дней": "день", "дня": "день",
-                    "минут": "минуту", "минуты": "минуту", "недель": "неделю",
-                    "недели": "неделю", "месяцев": "месяц", "месяца": "месяц"}  # fmt: skip
+        singular = {
+            "часов": "час",
+            "часа": "час",
+            "дней": "день",
+            "дня": "день",
+            "минут": "минуту",
+            "минуты": "минуту",
+            "недель": "неделю",
+            "недели": "неделю",
+            "месяцев": "месяц",
+            "месяца": "месяц",
+        }
 
         def ru(m: re.Match[str]) -> str:
             unit = singular.get(m.group(2).lower(), m.group(2))
@@ -186,10 +266,20 @@ def change_frequency(claim: str, language: str) -> tuple[str, str] | None:
     )
 
 
-_IDENT_SWAP = {"sha-256": "SHA-1", "sha256": "SHA1", "iso 27001": "ISO 9001",
-               "aes-256": "AES-128", "ipv6": "IPv4", "http/2": "HTTP/1.1", "oauth 2.0": "OAuth 1.0",
-               "tls 1.3": "TLS 1.2", "tls 1.2": "TLS 1.1", "gdpr": "CCPA", "pci dss": "HIPAA",
-               "soc 2": "SOC 1"}  # fmt: skip
+_IDENT_SWAP = {
+    "sha-256": "SHA-1",
+    "sha256": "SHA1",
+    "iso 27001": "ISO 9001",
+    "aes-256": "AES-128",
+    "ipv6": "IPv4",
+    "http/2": "HTTP/1.1",
+    "oauth 2.0": "OAuth 1.0",
+    "tls 1.3": "TLS 1.2",
+    "tls 1.2": "TLS 1.1",
+    "gdpr": "CCPA",
+    "pci dss": "HIPAA",
+    "soc 2": "SOC 1",
+}
 
 
 def change_identifier(claim: str, language: str) -> tuple[str, str] | None:
@@ -213,32 +303,110 @@ def change_identifier(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _SIBLINGS = {
-    "en": {"staging": "production", "production": "staging", "eu": "US", "us": "EU",
-           "europe": "Asia", "postgresql": "MySQL", "mysql": "PostgreSQL", "aws": "Azure",
-           "azure": "AWS", "linux": "Windows", "windows": "macOS", "monday": "Friday",
-           "friday": "Monday", "january": "March", "march": "January", "admins": "guests",
-           "administrators": "guests", "adults": "children", "children": "adults",
-           "ibuprofen": "aspirin", "aspirin": "ibuprofen", "insulin": "metformin",
-           "germany": "France", "france": "Germany", "london": "Paris", "paris": "London",
-           "china": "Japan", "japan": "China", "india": "Pakistan", "california": "Texas",
-           "kafka": "RabbitMQ", "redis": "Memcached", "android": "iOS", "ios": "Android",
-           "visa": "Mastercard", "primary": "replica", "read": "write", "encrypted": "compressed",
-           "patients": "doctors", "men": "women", "women": "men", "summer": "winter",
-           "winter": "summer", "north": "south", "south": "north", "east": "west", "west": "east"},
-    "ru": {"тестовом": "продуктивном", "тестовый": "продуктивный", "москве": "Петербурге",
-           "москва": "Петербург", "ес": "США", "сша": "ЕС", "россии": "Казахстане",
-           "администраторы": "гости", "администраторов": "гостей", "взрослых": "детей",
-           "детей": "взрослых", "понедельник": "пятницу", "январе": "марте",
-           "ибупрофен": "аспирин", "postgresql": "MySQL", "linux": "Windows",
-           "менеджеры": "стажёры", "менеджеров": "стажёров", "клиентов": "партнёров",
-           "пациентов": "врачей", "летом": "зимой", "зимой": "летом", "мужчин": "женщин"},
-    "zh": {"测试": "生产", "生产": "测试", "北京": "上海", "上海": "北京", "欧盟": "美国",
-           "美国": "欧盟", "中国": "日本", "管理员": "访客", "成人": "儿童", "儿童": "成人",
-           "周一": "周五", "一月": "三月", "阿司匹林": "布洛芬", "布洛芬": "阿司匹林",
-           "夏天": "冬天", "冬天": "夏天", "男性": "女性", "女性": "男性", "医生": "护士",
-           "患者": "医生", "客户": "合作伙伴", "员工": "访客", "主库": "从库", "读": "写",
-           "香港": "台湾", "南方": "北方", "北方": "南方"},
-}  # fmt: skip
+    "en": {
+        "staging": "production",
+        "production": "staging",
+        "eu": "US",
+        "us": "EU",
+        "europe": "Asia",
+        "postgresql": "MySQL",
+        "mysql": "PostgreSQL",
+        "aws": "Azure",
+        "azure": "AWS",
+        "linux": "Windows",
+        "windows": "macOS",
+        "monday": "Friday",
+        "friday": "Monday",
+        "january": "March",
+        "march": "January",
+        "admins": "guests",
+        "administrators": "guests",
+        "adults": "children",
+        "children": "adults",
+        "ibuprofen": "aspirin",
+        "aspirin": "ibuprofen",
+        "insulin": "metformin",
+        "germany": "France",
+        "france": "Germany",
+        "london": "Paris",
+        "paris": "London",
+        "china": "Japan",
+        "japan": "China",
+        "india": "Pakistan",
+        "california": "Texas",
+        "kafka": "RabbitMQ",
+        "redis": "Memcached",
+        "android": "iOS",
+        "ios": "Android",
+        "visa": "Mastercard",
+        "primary": "replica",
+        "read": "write",
+        "encrypted": "compressed",
+        "patients": "doctors",
+        "men": "women",
+        "women": "men",
+        "summer": "winter",
+        "winter": "summer",
+        "north": "south",
+        "south": "north",
+        "east": "west",
+        "west": "east",
+    },
+    "ru": {
+        "тестовом": "продуктивном",
+        "тестовый": "продуктивный",
+        "москве": "Петербурге",
+        "москва": "Петербург",
+        "ес": "США",
+        "сша": "ЕС",
+        "россии": "Казахстане",
+        "администраторы": "гости",
+        "администраторов": "гостей",
+        "взрослых": "детей",
+        "детей": "взрослых",
+        "понедельник": "пятницу",
+        "январе": "марте",
+        "ибупрофен": "аспирин",
+        "postgresql": "MySQL",
+        "linux": "Windows",
+        "менеджеры": "стажёры",
+        "менеджеров": "стажёров",
+        "клиентов": "партнёров",
+        "пациентов": "врачей",
+        "летом": "зимой",
+        "зимой": "летом",
+        "мужчин": "женщин",
+    },
+    "zh": {
+        "测试": "生产",
+        "生产": "测试",
+        "北京": "上海",
+        "上海": "北京",
+        "欧盟": "美国",
+        "美国": "欧盟",
+        "中国": "日本",
+        "管理员": "访客",
+        "成人": "儿童",
+        "儿童": "成人",
+        "周一": "周五",
+        "一月": "三月",
+        "阿司匹林": "布洛芬",
+        "布洛芬": "阿司匹林",
+        "夏天": "冬天",
+        "冬天": "夏天",
+        "男性": "女性",
+        "女性": "男性",
+        "医生": "护士",
+        "患者": "医生",
+        "客户": "合作伙伴",
+        "员工": "访客",
+        "主库": "从库",
+        "读": "写",
+        "香港": "台湾",
+        "南方": "北方",
+        "北方": "南方",
+    },
+}
 _FALLBACK_ENTITY = {"en": "Norway", "ru": "Норвегии", "zh": "挪威"}
 
 
@@ -260,15 +428,43 @@ def swap_entity(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _WIDEN = {
-    "en": {"some": "all", "several": "all", "most": "all", "many": "all", "certain": "all",
-           "a few": "all", "part of": "all of", "often": "always", "sometimes": "always",
-           "usually": "always"},
-    "ru": {"некоторые": "все", "некоторых": "всех", "несколько": "все", "большинство": "все",
-           "многие": "все", "многих": "всех", "часть": "все", "иногда": "всегда",
-           "часто": "всегда", "обычно": "всегда"},
-    "zh": {"部分": "所有", "一些": "所有", "有些": "所有", "某些": "所有", "大多数": "所有",
-           "多数": "全部", "许多": "所有", "有时": "总是", "通常": "总是", "经常": "总是"},
-}  # fmt: skip
+    "en": {
+        "some": "all",
+        "several": "all",
+        "most": "all",
+        "many": "all",
+        "certain": "all",
+        "a few": "all",
+        "part of": "all of",
+        "often": "always",
+        "sometimes": "always",
+        "usually": "always",
+    },
+    "ru": {
+        "некоторые": "все",
+        "некоторых": "всех",
+        "несколько": "все",
+        "большинство": "все",
+        "многие": "все",
+        "многих": "всех",
+        "часть": "все",
+        "иногда": "всегда",
+        "часто": "всегда",
+        "обычно": "всегда",
+    },
+    "zh": {
+        "部分": "所有",
+        "一些": "所有",
+        "有些": "所有",
+        "某些": "所有",
+        "大多数": "所有",
+        "多数": "全部",
+        "许多": "所有",
+        "有时": "总是",
+        "通常": "总是",
+        "经常": "总是",
+    },
+}
 
 
 def widen_quantifier(claim: str, language: str) -> tuple[str, str] | None:
@@ -286,17 +482,42 @@ def widen_quantifier(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _SCOPE = {
-    "en": {"internal users": "all users", "internal": "all", "in the eu": "worldwide",
-           "in europe": "worldwide", "in the us": "worldwide", "employees": "everyone",
-           "staff": "everyone", "for admins": "for all users", "enterprise customers": "all customers",
-           "premium": "all", "adults": "everyone", "patients": "everyone"},
-    "ru": {"внутренних пользователей": "всех пользователей", "внутренних": "всех",
-           "менеджеры отдела": "все сотрудники", "в ес": "по всему миру", "в россии": "по всему миру",
-           "сотрудников отдела": "всех сотрудников", "отдела": "компании",
-           "корпоративных клиентов": "всех клиентов", "взрослых": "всех"},
-    "zh": {"内部用户": "所有用户", "内部": "所有", "欧盟": "全球", "国内": "全球",
-           "部分用户": "全部用户", "企业客户": "所有客户", "成人": "所有人", "员工": "所有人"},
-}  # fmt: skip
+    "en": {
+        "internal users": "all users",
+        "internal": "all",
+        "in the eu": "worldwide",
+        "in europe": "worldwide",
+        "in the us": "worldwide",
+        "employees": "everyone",
+        "staff": "everyone",
+        "for admins": "for all users",
+        "enterprise customers": "all customers",
+        "premium": "all",
+        "adults": "everyone",
+        "patients": "everyone",
+    },
+    "ru": {
+        "внутренних пользователей": "всех пользователей",
+        "внутренних": "всех",
+        "менеджеры отдела": "все сотрудники",
+        "в ес": "по всему миру",
+        "в россии": "по всему миру",
+        "сотрудников отдела": "всех сотрудников",
+        "отдела": "компании",
+        "корпоративных клиентов": "всех клиентов",
+        "взрослых": "всех",
+    },
+    "zh": {
+        "内部用户": "所有用户",
+        "内部": "所有",
+        "欧盟": "全球",
+        "国内": "全球",
+        "部分用户": "全部用户",
+        "企业客户": "所有客户",
+        "成人": "所有人",
+        "员工": "所有人",
+    },
+}
 
 
 def swap_scope(claim: str, language: str) -> tuple[str, str] | None:
@@ -336,9 +557,20 @@ def drop_condition(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _EN_AUX = r"\b(is|are|was|were|can|will|must|should|does|do|did|has|have|had|may|could|would)\b"
-_ZH_NEG = {"是": "不是", "会": "不会", "能": "不能", "可以": "不可以", "有": "没有",
-           "需要": "不需要", "必须": "不必", "支持": "不支持", "允许": "不允许", "包括": "不包括",
-           "提供": "不提供", "使用": "不使用"}  # fmt: skip
+_ZH_NEG = {
+    "是": "不是",
+    "会": "不会",
+    "能": "不能",
+    "可以": "不可以",
+    "有": "没有",
+    "需要": "不需要",
+    "必须": "不必",
+    "支持": "不支持",
+    "允许": "不允许",
+    "包括": "不包括",
+    "提供": "不提供",
+    "使用": "不使用",
+}
 
 
 def negate(claim: str, language: str) -> tuple[str, str] | None:
@@ -346,7 +578,7 @@ def negate(claim: str, language: str) -> tuple[str, str] | None:
     if language == "zh":
         for word, neg in _ZH_NEG.items():
             i = claim.find(word)
-            if i >= 0 and not claim[max(0, i - 1) : i] in {"不", "没"}:
+            if i >= 0 and claim[max(0, i - 1) : i] not in {"不", "没"}:
                 return claim[:i] + neg + claim[i + len(word) :], f"{word} -> {neg}"
         return "并非" + claim, "+ 并非"
     if language == "ru":
@@ -371,15 +603,41 @@ def negate(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _MODAL = {
-    "en": {"may": "will", "might": "will", "could": "will", "can": "must", "possibly": "certainly",
-           "potentially": "certainly", "likely": "certainly", "suggests": "proves",
-           "suggest": "prove", "should": "must", "often": "always", "usually": "always"},
-    "ru": {"может": "обязательно будет", "могут": "обязательно будут", "возможно": "обязательно",
-           "вероятно": "гарантированно", "следует": "обязательно нужно", "можно": "нужно",
-           "рекомендуется": "обязательно", "иногда": "всегда"},
-    "zh": {"可能": "一定", "可以": "必须", "能够": "必须", "或许": "必然", "也许": "一定",
-           "建议": "必须", "应该": "必须", "能": "必须"},
-}  # fmt: skip
+    "en": {
+        "may": "will",
+        "might": "will",
+        "could": "will",
+        "can": "must",
+        "possibly": "certainly",
+        "potentially": "certainly",
+        "likely": "certainly",
+        "suggests": "proves",
+        "suggest": "prove",
+        "should": "must",
+        "often": "always",
+        "usually": "always",
+    },
+    "ru": {
+        "может": "обязательно будет",
+        "могут": "обязательно будут",
+        "возможно": "обязательно",
+        "вероятно": "гарантированно",
+        "следует": "обязательно нужно",
+        "можно": "нужно",
+        "рекомендуется": "обязательно",
+        "иногда": "всегда",
+    },
+    "zh": {
+        "可能": "一定",
+        "可以": "必须",
+        "能够": "必须",
+        "或许": "必然",
+        "也许": "一定",
+        "建议": "必须",
+        "应该": "必须",
+        "能": "必须",
+    },
+}
 
 
 def strengthen_modality(claim: str, language: str) -> tuple[str, str] | None:
@@ -400,12 +658,18 @@ def strengthen_modality(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _CLAUSES = {
-    "en": (" and is replicated to a second region", " and was approved by the board in 2019",
-           " and applies to all subsidiaries"),
-    "ru": (" и реплицируется во второй регион", " и было одобрено советом директоров в 2019 году",
-           " и распространяется на все дочерние компании"),
+    "en": (
+        " and is replicated to a second region",
+        " and was approved by the board in 2019",
+        " and applies to all subsidiaries",
+    ),
+    "ru": (
+        " и реплицируется во второй регион",
+        " и было одобрено советом директоров в 2019 году",
+        " и распространяется на все дочерние компании",
+    ),
     "zh": ("，并且会复制到第二个区域", "，并已于2019年获得董事会批准", "，并适用于所有子公司"),
-}  # fmt: skip
+}
 
 
 def append_clause(claim: str, language: str) -> tuple[str, str] | None:
@@ -434,27 +698,89 @@ def add_inference(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _ANTONYMS = {
-    "en": {"increase": "decrease", "increases": "decreases", "increased": "decreased",
-           "decrease": "increase", "decreases": "increases", "decreased": "increased",
-           "reduces": "increases", "reduced": "increased", "reduce": "increase",
-           "higher": "lower", "lower": "higher", "more": "less", "less": "more",
-           "allows": "prohibits", "allow": "prohibit", "allowed": "prohibited",
-           "before": "after", "after": "before", "faster": "slower", "slower": "faster",
-           "improves": "worsens", "improved": "worsened", "above": "below", "below": "above",
-           "enabled": "disabled", "disabled": "enabled", "safe": "unsafe", "effective": "ineffective",
-           "maximum": "minimum", "minimum": "maximum", "rises": "falls", "rose": "fell"},
-    "ru": {"увеличивает": "уменьшает", "увеличивается": "уменьшается", "увеличилось": "уменьшилось",
-           "увеличился": "уменьшился", "уменьшает": "увеличивает", "снижает": "повышает",
-           "снижается": "повышается", "повышает": "снижает", "повышается": "снижается",
-           "больше": "меньше", "меньше": "больше", "выше": "ниже", "ниже": "выше",
-           "разрешено": "запрещено", "разрешает": "запрещает", "запрещено": "разрешено",
-           "до": "после", "после": "до", "включено": "отключено", "быстрее": "медленнее",
-           "максимум": "минимум", "минимум": "максимум", "вырос": "упал", "выросло": "упало"},
-    "zh": {"增加": "减少", "减少": "增加", "提高": "降低", "降低": "提高", "上升": "下降",
-           "下降": "上升", "允许": "禁止", "禁止": "允许", "之前": "之后", "之后": "之前",
-           "高于": "低于", "低于": "高于", "启用": "禁用", "禁用": "启用", "更快": "更慢",
-           "最大": "最小", "最小": "最大", "增长": "下降", "多": "少", "大": "小"},
-}  # fmt: skip
+    "en": {
+        "increase": "decrease",
+        "increases": "decreases",
+        "increased": "decreased",
+        "decrease": "increase",
+        "decreases": "increases",
+        "decreased": "increased",
+        "reduces": "increases",
+        "reduced": "increased",
+        "reduce": "increase",
+        "higher": "lower",
+        "lower": "higher",
+        "more": "less",
+        "less": "more",
+        "allows": "prohibits",
+        "allow": "prohibit",
+        "allowed": "prohibited",
+        "before": "after",
+        "after": "before",
+        "faster": "slower",
+        "slower": "faster",
+        "improves": "worsens",
+        "improved": "worsened",
+        "above": "below",
+        "below": "above",
+        "enabled": "disabled",
+        "disabled": "enabled",
+        "safe": "unsafe",
+        "effective": "ineffective",
+        "maximum": "minimum",
+        "minimum": "maximum",
+        "rises": "falls",
+        "rose": "fell",
+    },
+    "ru": {
+        "увеличивает": "уменьшает",
+        "увеличивается": "уменьшается",
+        "увеличилось": "уменьшилось",
+        "увеличился": "уменьшился",
+        "уменьшает": "увеличивает",
+        "снижает": "повышает",
+        "снижается": "повышается",
+        "повышает": "снижает",
+        "повышается": "снижается",
+        "больше": "меньше",
+        "меньше": "больше",
+        "выше": "ниже",
+        "ниже": "выше",
+        "разрешено": "запрещено",
+        "разрешает": "запрещает",
+        "запрещено": "разрешено",
+        "до": "после",
+        "после": "до",
+        "включено": "отключено",
+        "быстрее": "медленнее",
+        "максимум": "минимум",
+        "минимум": "максимум",
+        "вырос": "упал",
+        "выросло": "упало",
+    },
+    "zh": {
+        "增加": "减少",
+        "减少": "增加",
+        "提高": "降低",
+        "降低": "提高",
+        "上升": "下降",
+        "下降": "上升",
+        "允许": "禁止",
+        "禁止": "允许",
+        "之前": "之后",
+        "之后": "之前",
+        "高于": "低于",
+        "低于": "高于",
+        "启用": "禁用",
+        "禁用": "启用",
+        "更快": "更慢",
+        "最大": "最小",
+        "最小": "最大",
+        "增长": "下降",
+        "多": "少",
+        "大": "小",
+    },
+}
 
 
 def swap_antonym(claim: str, language: str) -> tuple[str, str] | None:
@@ -463,16 +789,43 @@ def swap_antonym(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _BOUNDS = {
-    "en": {"up to": "at least", "at most": "at least", "no more than": "no less than",
-           "within": "after", "less than": "more than", "fewer than": "more than",
-           "under": "over", "at least": "at most", "more than": "less than",
-           "maximum of": "minimum of", "limited to": "at least"},
-    "ru": {"не более": "не менее", "не менее": "не более", "до": "от", "менее": "более",
-           "более": "менее", "максимум": "минимум", "в течение": "через", "не больше": "не меньше",
-           "не меньше": "не больше"},
-    "zh": {"最多": "至少", "至少": "最多", "不超过": "不少于", "不少于": "不超过", "以内": "以上",
-           "以上": "以内", "少于": "多于", "多于": "少于", "低于": "高于", "超过": "不到"},
-}  # fmt: skip
+    "en": {
+        "up to": "at least",
+        "at most": "at least",
+        "no more than": "no less than",
+        "within": "after",
+        "less than": "more than",
+        "fewer than": "more than",
+        "under": "over",
+        "at least": "at most",
+        "more than": "less than",
+        "maximum of": "minimum of",
+        "limited to": "at least",
+    },
+    "ru": {
+        "не более": "не менее",
+        "не менее": "не более",
+        "до": "от",
+        "менее": "более",
+        "более": "менее",
+        "максимум": "минимум",
+        "в течение": "через",
+        "не больше": "не меньше",
+        "не меньше": "не больше",
+    },
+    "zh": {
+        "最多": "至少",
+        "至少": "最多",
+        "不超过": "不少于",
+        "不少于": "不超过",
+        "以内": "以上",
+        "以上": "以内",
+        "少于": "多于",
+        "多于": "少于",
+        "低于": "高于",
+        "超过": "不到",
+    },
+}
 
 
 def flip_bound(claim: str, language: str) -> tuple[str, str] | None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Protocol
 
 from stream.verify.codes import SignalCode, SupportStatus, Verdict
