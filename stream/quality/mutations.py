@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from stream.verify.units import EN_NUMBERS, RU_NUMBERS, ZH_CLASSIFIERS, ZH_NUMERALS
+from stream.verify.claims import strip_markers
+from stream.verify.units import EN_NUMBERS, RU_NUMBERS, UNIVERSAL, ZH_CLASSIFIERS, ZH_NUMERALS, scan
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +473,9 @@ def widen_quantifier(claim: str, language: str) -> tuple[str, str] | None:
     swapped = _swap_table(claim, _WIDEN[language], words=language != "zh")
     if swapped:
         return swapped
+    lowered, words, _ = scan(claim)
+    if UNIVERSAL.find(lowered, words):
+        return None  # already universal: nothing left to widen
     if language == "zh":
         return "所有" + claim, "+ 所有"
     if language == "ru":
@@ -536,8 +540,11 @@ def swap_scope(claim: str, language: str) -> tuple[str, str] | None:
 
 
 _CONDITION = {
-    "en": r"(,?\s*(?:unless|except|except for|only if|if|provided that|as long as|until)\b[^,.;]*)",
-    "ru": r"(,?\s*(?:если только|только если|если|кроме|за исключением|при условии)\b[^,.;]*)",
+    "en": (
+        r"(,?\s*\b(?:unless|except|except for|only if|if|provided that|as long as|until)\b"
+        r"[^,.;]*)"
+    ),
+    "ru": r"(,?\s*\b(?:если только|только если|если|кроме|за исключением|при условии)\b[^,.;]*)",
     "zh": r"((?:除非|仅当|只有|如果|除了|若|只要)[^，。；,]*[，,]?)",
 }
 
@@ -829,8 +836,23 @@ _BOUNDS = {
 
 
 def flip_bound(claim: str, language: str) -> tuple[str, str] | None:
-    """A bound flips: up to 50 -> at least 50, не более -> не менее, 最多 -> 至少."""
-    return _swap_table(claim, _BOUNDS[language], words=language != "zh")
+    """A bound on a number flips: up to 50 -> at least 50, не более 5 -> не менее 5,
+    最多50 -> 至少50 (only where a number follows, as in a limit or a deadline)."""
+    table = _BOUNDS[language]
+    alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    if language == "zh":
+        pattern = rf"({alternatives})(?=[^\d，。]{{0,4}}\d)"
+    else:
+        words = "|".join(sorted({*EN_NUMBERS, *RU_NUMBERS}, key=len, reverse=True))
+        pattern = rf"(?<![\w-])({alternatives})(?=\s+(?:[$€£]\s?)?(?:\d|(?:{words})\b))"
+    m = re.search(pattern, claim, re.IGNORECASE)
+    if not m:
+        return None
+    found = m.group(1)
+    new = table.get(found.lower(), table.get(found, found))
+    if found[:1].isupper():
+        new = new[:1].upper() + new[1:]
+    return claim[: m.start(1)] + new + claim[m.end(1) :], f"{found} -> {new}"
 
 
 OPERATORS: dict[str, Operator] = {
@@ -856,6 +878,7 @@ OPERATORS: dict[str, Operator] = {
 def mutants(claim: str, language: str, operators: tuple[str, ...] | None = None) -> list[Mutant]:
     """One mutant per operator that applies to `claim` (languages other than en/ru/zh are
     mutated with the English tables)."""
+    claim = strip_markers(claim).strip()
     lang = language if language in {"en", "ru", "zh"} else "en"
     if lang != "zh" and _CJK.search(claim):
         lang = "zh"

@@ -365,15 +365,15 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     # closed-class slots, compared in the sentences that carry the claim
     focus = _segments(frozenset(claim_lemmas), _focus(frozenset(claim_lemmas), window_n))
     e_lower, e_words, e_list = scan(focus)
-    c_negs, e_negs = NEGATION.count(c_lower, c_list), NEGATION.count(e_lower, e_list)
-    if c_negs != e_negs:
-        c_neg = NEGATION.find(c_lower, c_words)
-        e_neg = NEGATION.find(e_lower, e_words)
+    c_negated = _negated(c_lower, c_list)
+    e_negated = _negated(e_lower, e_list)
+    scope = set(claim_lemmas) | set(c_negated)
+    e_relevant = {k: v for k, v in e_negated.items() if k in scope}
+    if set(c_negated) != set(e_relevant):
+        said = ", ".join(c_negated.values()) or "none"
+        stated = ", ".join(e_relevant.values()) or "none"
         mismatches.append(
-            RiskSignal(
-                SignalCode.NEGATION_MISMATCH,
-                f"claim: {_n(c_negs, c_neg)} (evidence: {_n(e_negs, e_neg)})",
-            )
+            RiskSignal(SignalCode.NEGATION_MISMATCH, f"claim: {said} (evidence: {stated})")
         )
     c_rank, c_q = _rank(c_lower, c_words)
     e_rank, e_q = _rank(e_lower, e_words)
@@ -444,10 +444,40 @@ def align(claim: str, window: str, facts: str) -> Alignment:
     )
 
 
-def _n(count: int, words: list[str]) -> str:
-    if not count:
-        return "none"
-    return f"{count}x {words[0]}" if count > 1 else words[0]
+_NEG_SKIP = frozenset(
+    """be is are was were been being do does did have has had can could will would should must
+    may might also even only yet always ever really necessarily to a an the
+    был была было были быть будет будут является являются даже также ещё еще всегда""".split()
+)
+_ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不|没|未|无|非|别|勿")
+
+
+def _negated(lowered: str, words: tuple[str, ...]) -> dict[str, str]:
+    """What each negation negates: the lemma of the next content word (`not kept` -> keep,
+    `не подозревают` -> подозрева, `不支持` -> 支持), mapped to how it was written; `∅` when
+    nothing follows. Comparing these, not mere counts, ties a negation to its clause."""
+    out: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if word not in NEGATION.words:
+            continue
+        lemma, shown = "∅", word
+        for nxt in words[i + 1 : i + 5]:
+            if nxt in _NEG_SKIP or nxt in NEGATION.words:
+                continue
+            toks = tokens(nxt)
+            if toks and not toks[0].startswith("#"):
+                lemma, shown = _canon(toks[0]), f"{word} {nxt}"
+                break
+        out.setdefault(lemma, shown)
+    if has_cjk(lowered):
+        masked = lowered
+        for ex in NEGATION.cjk_exclude:
+            masked = masked.replace(ex, "□" * len(ex))
+        for m in _ZH_NEG.finditer(masked):
+            follow = _mask_closed(lowered[m.end() : m.end() + 4]).strip()
+            lemma = follow[:2] if len(follow) >= 2 and has_cjk(follow[:2]) else "∅"
+            out.setdefault(_canon(lemma), m.group() + follow[:2])
+    return out
 
 
 _NUMBER_HEAD = re.compile(r"[\d.,]+|[^\W\d_]+")
