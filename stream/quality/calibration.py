@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from stream.verify.checkers import RISK_FEATURES, SLOT_CODES, RulesConfig
+from stream.verify.checkers import RISK_FEATURES, RulesConfig
 from stream.verify.features import FEATURES, evidence_signals, extract
 from stream.verify.model import Fragment
 
@@ -214,14 +214,17 @@ def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
     for code in config.veto_signals:
         veto |= col[f"signal_{code}"] > 0
     polarity = (col["negation_claim_only"] + col["negation_evidence_only"] + col["antonym"]) > 0
-    clash = polarity & (coverage >= config.clash_coverage)
-    partial = col["uncovered_run"] >= config.max_uncovered_run
     gap = np.zeros(len(x), dtype=bool)
+    complete = np.zeros(len(x), dtype=bool)
+    slot = np.zeros(len(x), dtype=bool)
     if config.require_alignment:
         gap = col["unaligned_share"] > config.max_unaligned_share
-    slot = np.zeros(len(x), dtype=bool)
-    for code in SLOT_CODES & config.veto_signals:
-        slot |= col[f"signal_{code}"] > 0
+        mismatched = col["alignment_mismatches"] > 0
+        veto |= mismatched
+        complete = (col["unaligned_share"] == 0) & ~mismatched
+        slot = col["slot_conflict"] > 0
+    clash = polarity & (coverage >= config.clash_coverage) & ~complete
+    partial = col["uncovered_run"] >= config.max_uncovered_run
     entailed = (p_entail >= config.entail_threshold) & ~veto & ~clash & ~partial & ~gap
     contra = ~entailed & (
         (slot & ~gap & (coverage >= config.clash_coverage))

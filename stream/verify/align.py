@@ -21,13 +21,17 @@ from stream.verify.model import RiskSignal
 from stream.verify.text import split_sentences
 from stream.verify.tokens import _stem, token_spans, tokens
 from stream.verify.units import (
+    AFTER,
+    BEFORE,
     CONDITION,
     EN_NUMBERS,
     EXCLUSIVE,
     HEDGE,
     INFERENCE,
+    LESS,
     MAJORITY,
     MODALITY,
+    MORE,
     NEGATION,
     ONE_WORDS,
     RU_NUMBERS,
@@ -134,7 +138,8 @@ _ZH_REPLACE = tuple(
 )
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
-    NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, CONDITION, HEDGE, INFERENCE,
+    NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, CONDITION, HEDGE, INFERENCE, BEFORE, AFTER,
+    MORE, LESS,
     *MODALITY.values(),
 )  # fmt: skip
 _CLOSED_WORDS = frozenset(
@@ -156,6 +161,7 @@ _CONDITION_KIND = {
 _SLOT_CODES = frozenset(
     {
         SignalCode.BOUND_MISMATCH,
+        SignalCode.ORDER_MISMATCH,
         SignalCode.NUMBER_MISMATCH,
         SignalCode.UNIT_MISMATCH,
         SignalCode.IDENTIFIER_MISMATCH,
@@ -244,19 +250,48 @@ _SEGMENT = re.compile(r"[;；]|\s(?:and|but|while|whereas|и|а|но|однак�
 def _segments(claim_lemmas: frozenset[str], focus: str) -> str:
     """The coordinated clauses of `focus` that carry the claim: in `backups run every 12 hours
     and are kept 30 days unless …`, the `unless` belongs to the second clause only."""
-    parts = _SEGMENT.split(focus)
+    parts: list[str] = []
+    for part in _SEGMENT.split(focus):
+        if parts and _CONDITION_START.match(part):
+            parts[-1] += " " + part  # `…, and only if Y`: the condition belongs to X
+        else:
+            parts.append(part)
     if len(parts) == 1:
         return focus
     kept = [p for p in parts if claim_lemmas & _window_lemmas(p)]
     return " ".join(kept) if kept else focus
 
 
+_CONDITION_START = re.compile(
+    r"\s*(?:only\s+)?(?:if|unless|except|provided|as long as|если|кроме|за исключением|"
+    r"только если|除非|仅当|只有|如果|除了)",
+    re.IGNORECASE,
+)
+_FREQUENCY_PHRASE = re.compile(
+    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:\d+\s*)?[a-zа-яё]+|每(?:\d+)?"
+)
+
+
 def _rank(lowered: str, words: frozenset[str]) -> tuple[int, str]:
+    """Strength of the quantifier (3 universal, 2 majority, 1 some, 0 none); `every 12 hours`
+    and `每天` are frequencies, not quantifiers of the subject."""
+    if _FREQUENCY_PHRASE.search(lowered):
+        lowered = _FREQUENCY_PHRASE.sub(" ", lowered)
+        words = scan(lowered)[1]
     for rank, cls in ((3, UNIVERSAL), (2, MAJORITY), (1, SOME)):
         found = cls.find(lowered, words)
         if found:
             return rank, found[0]
     return 0, ""
+
+
+def _order(lowered: str, words: frozenset[str]) -> dict[str, str]:
+    found = {}
+    for kind, cls in (("before", BEFORE), ("after", AFTER), ("more", MORE), ("less", LESS)):
+        hit = cls.find(lowered, words)
+        if hit:
+            found[kind] = hit[0]
+    return found
 
 
 def _conditions(found: Iterable[str]) -> dict[str, str]:
@@ -400,6 +435,11 @@ def align(claim: str, window: str, facts: str) -> Alignment:
                     f"{said} {number[1:]} (evidence: {'/'.join(sorted(bound))})",
                 )
             )
+    e_order = _order(e_lower, e_words)
+    for kind, word in _order(c_lower, c_words).items():
+        if kind not in e_order:
+            stated = ", ".join(e_order.values()) or "none"
+            mismatches.append(RiskSignal(SignalCode.ORDER_MISMATCH, f"{word} (evidence: {stated})"))
     c_cond = _conditions(CONDITION.find(c_lower, c_words))
     e_cond = _conditions(CONDITION.find(e_lower, e_words))
     for kind, word in e_cond.items():

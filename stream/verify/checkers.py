@@ -104,17 +104,22 @@ RISK_FEATURES: frozenset[str] = frozenset(
         "coverage_x_negation",
         "antonym",
         "unaligned_share",
+        "alignment_mismatches",
+        "slot_conflict",
     }
 )
 """Features that say something is wrong: their entailment weights must be <= 0, so that a risk
 signal can only lower the confidence in `entailed`, never raise it."""
 
 DEFAULT_VETOES: frozenset[str] = frozenset(
-    c.value for c in SignalCode if c is not SignalCode.UNLINKED_CITATIONS
+    {SignalCode.NUMBER_UNSUPPORTED, SignalCode.DATE_MISMATCH, SignalCode.VERSION_MISMATCH}
 )
+"""Request signals that veto `entailed` by themselves: the exact ones. The alignment's
+mismatches always veto while `require_alignment` holds."""
 SLOT_CODES: frozenset[str] = frozenset(
     {
         SignalCode.BOUND_MISMATCH,
+        SignalCode.ORDER_MISMATCH,
         SignalCode.NUMBER_MISMATCH,
         SignalCode.UNIT_MISMATCH,
         SignalCode.IDENTIFIER_MISMATCH,
@@ -316,11 +321,16 @@ class RulesChecker:
             )
         p_entail = _score(cfg.entail_weights, feats.values)
         p_contra = _score(cfg.contradict_weights, feats.values)
-        vetoes = [s for s in signals if s.code.value in cfg.veto_signals]
-        scope = [s for s in signals if s.code in SCOPE_SIGNALS]
-        slots = [s for s in vetoes if s.code in SLOT_CODES]
         aligned = feats.alignment
+        # The request's cheap signals veto only where they are exact (numbers, dates,
+        # versions); polarity, scope and modality are judged by the alignment, slot by slot.
+        vetoes = [s for s in request.signals if s.code.value in cfg.veto_signals]
+        if cfg.require_alignment:
+            vetoes += [m for m in aligned.mismatches if m not in vetoes]
+        scope = [s for s in signals if s.code in SCOPE_SIGNALS]
+        slots = [m for m in aligned.mismatches if m.code in SLOT_CODES]
         gap = cfg.require_alignment and aligned.unaligned_weight > cfg.max_unaligned_share
+        complete = cfg.require_alignment and aligned.complete
         used = self._used_windows(feats)
         evidence = tuple(_span(w) for w in used if w.covered)
         ids = tuple(dict.fromkeys(w.fragment.citation_id for w in used if w.covered))
@@ -354,7 +364,8 @@ class RulesChecker:
                 found,
             )
 
-        clash = feats.contradiction if coverage >= cfg.clash_coverage else None
+        # a clash of mere negation presence is moot once every unit, polarity included, aligns
+        clash = feats.contradiction if coverage >= cfg.clash_coverage and not complete else None
         partial = feats.values["uncovered_run"] >= cfg.max_uncovered_run
         if (
             p_entail >= cfg.entail_threshold

@@ -94,6 +94,7 @@ class SignalCode(StrEnum):
     QUANTIFIER_WIDENED = "quantifier_widened"
     CONDITION_DROPPED = "condition_dropped"
     BOUND_MISMATCH = "bound_mismatch"
+    ORDER_MISMATCH = "order_mismatch"
 
 
 class InputCode(StrEnum):

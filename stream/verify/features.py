@@ -69,6 +69,8 @@ FEATURES: tuple[str, ...] = (
     "coverage_x_negation",
     "antonym",
     "unaligned_share",
+    "alignment_mismatches",
+    "slot_conflict",
     *(f"signal_{c.value}" for c in SignalCode),
 )
 """Feature names, in the order of `Features.values`; the checker config weights them by name."""
@@ -261,6 +263,8 @@ def extract(
         "coverage_x_negation": coverage * float(claim_neg != window_neg),
         "antonym": float(clash is not None and "says" in clash),
         "unaligned_share": aligned.unaligned_weight,
+        "alignment_mismatches": float(len(aligned.mismatches)),
+        "slot_conflict": float(aligned.slot_conflict),
         **{f"signal_{c.value}": float(c in codes) for c in SignalCode},
     }
     return Features(values, best, tuple(windows), union, claim_tokens, clash, aligned, found)

@@ -403,9 +403,21 @@ MODALITY: dict[str, WordClass] = {
 """Strong modality by kind: a claim may only use the kinds its evidence uses."""
 HEDGE = WordClass.of(
     "may, might, could, possibly, potentially, likely, perhaps, probably, suggest, suggests, "
-    "возможно, вероятно, по-видимому, предположительно, может быть, "
-    "可能, 或许, 也许, 大概, 或将",
+    "allegedly, reportedly, supposedly, tried, tries, attempted, attempts, wanted, wants, "
+    "planned, plans, intends, intended, hoped, hopes, "
+    "возможно, вероятно, по-видимому, предположительно, может быть, якобы, "
+    "пытался, пыталась, пытались, пытается, пытаются, попытался, попыталась, попытались, "
+    "хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, намеревались, "
+    "собирался, собиралась, собирались, собирается, планирует, планируют, планировал, "
+    "планировала, планировали, "
+    "可能, 或许, 也许, 大概, 或将, 试图, 企图, 打算, 想要, 据称, 据说",
 )
+"""Hedges and non-factual frames (`may`, `tried to`, `allegedly`): evidence that only says
+someone tried to do X does not say X happened."""
+BEFORE = WordClass.of("before, prior to, earlier than, перед, прежде, 之前, 以前")
+AFTER = WordClass.of("after, following, later than, после, спустя, 之后, 以后")
+MORE = WordClass.of("more, greater, больше, более, 更多")
+LESS = WordClass.of("less, fewer, меньше, менее, 更少")
 INFERENCE = WordClass.of(
     "therefore, thus, hence, consequently, "
     "which means, this means, it follows, as a result, "
