@@ -119,12 +119,14 @@ def fit(
     max_false_accept: float = 0.05,
 ) -> RulesConfig:
     """A new config from labelled sets (at least one entailed and one other record)."""
-    x = np.vstack([s.x for s in sets])
     labels = np.array([label for s in sets for label in s.labels])
     entailed = labels == "entailed"
     if entailed.all() or not entailed.any():
         raise ValueError("calibration needs both entailed and not-entailed records")
-    bias, coef = fit_monotone(x, entailed, _weights(sets, entailed), l2)
+    train = _gated(sets, base) or list(sets)
+    tx = np.vstack([s.x for s in train])
+    ty = np.array([label == "entailed" for s in train for label in s.labels])
+    bias, coef = fit_monotone(tx, ty, _weights(train, ty), l2)
     entail = {"bias": bias, **dict(zip(FEATURES, map(float, coef), strict=True))}
     contra = dict(base.contradict_weights)
     contra_threshold = base.contradict_threshold
@@ -139,6 +141,24 @@ def fit(
     model = base.replace_model(entail, base.entail_threshold, contra, contra_threshold)
     threshold = _best_threshold(sets, model, max_false_accept)
     return replace(model, entail_threshold=threshold)
+
+
+def _gated(sets: Sequence[LabelledSet], base: RulesConfig) -> list[LabelledSet]:
+    """The records the alignment and vetoes let through, per file (empty if too few).
+
+    The entailment model only ever decides among these, so it is fitted on them: a model fitted
+    on everything mostly learns overlap, which the alignment has already settled.
+    """
+    open_gate = replace(base, entail_threshold=0.0)
+    out = []
+    for s in sets:
+        mask = decide_matrix(open_gate, s.x) == "entailed"
+        labels = tuple(label for label, keep in zip(s.labels, mask, strict=True) if keep)
+        if labels:
+            out.append(LabelledSet(s.name, s.x[mask], labels))
+    positives = sum(label == "entailed" for s in out for label in s.labels)
+    negatives = sum(label != "entailed" for s in out for label in s.labels)
+    return out if min(positives, negatives) >= 20 else []
 
 
 def false_accept_rate(gold: NDArray[np.bool_], predicted: NDArray[np.bool_]) -> float:
