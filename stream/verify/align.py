@@ -228,10 +228,15 @@ def _facts(text: str) -> tuple[tuple[Quantity, ...], tuple[Identifier, ...]]:
     return quantities(normalized), identifiers(normalized)
 
 
+@lru_cache(maxsize=1024)
+def _sentences(text: str) -> list[tuple[int, int]]:
+    return split_sentences(text) or [(0, len(text))]
+
+
 def _focus(claim_lemmas: frozenset[str], window: str) -> str:
     """The window's sentences that carry the claim: slots are compared there, not in the
     neighbouring sentences a window of several sentences drags in."""
-    sentences = split_sentences(window) or [(0, len(window))]
+    sentences = _sentences(window)
     if len(sentences) == 1:
         return window
     scored = []

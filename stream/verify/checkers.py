@@ -290,10 +290,20 @@ def _default_digest() -> str:
     return RulesConfig().digest()
 
 
-def _score(weights: Mapping[str, float], values: Mapping[str, float]) -> float:
-    z = weights.get("bias", 0.0) + sum(
-        w * values.get(k, 0.0) for k, w in weights.items() if k != "bias"
-    )
+Terms = tuple[float, tuple[tuple[str, float], ...]]
+
+
+def _terms(weights: Mapping[str, float]) -> Terms:
+    """(bias, non-zero weights): zero weights cost a lookup per claim and change nothing."""
+    bias = weights.get("bias", 0.0)
+    return bias, tuple((k, w) for k, w in weights.items() if k != "bias" and w != 0.0)
+
+
+def _score(
+    terms: tuple[float, tuple[tuple[str, float], ...]], values: Mapping[str, float]
+) -> float:
+    bias, weights = terms
+    z = bias + sum(w * values.get(k, 0.0) for k, w in weights)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -303,6 +313,8 @@ class RulesChecker:
     def __init__(self, config: RulesConfig | None = None) -> None:
         self.config = config or RulesConfig()
         self._ref = Ref("rules", self.config.version)
+        self._entail = _terms(self.config.entail_weights)
+        self._contradict = _terms(self.config.contradict_weights)
 
     @property
     def ref(self) -> Ref:
@@ -345,8 +357,8 @@ class RulesChecker:
                     SignalCode.UNLINKED_CITATIONS, "support is spread over several citations"
                 )
             )
-        p_entail = _score(cfg.entail_weights, feats.values)
-        p_contra = _score(cfg.contradict_weights, feats.values)
+        p_entail = _score(self._entail, feats.values)
+        p_contra = _score(self._contradict, feats.values)
         aligned = feats.alignment
         # The request's cheap signals veto only where they are exact (numbers, dates,
         # versions); polarity, scope and modality are judged by the alignment, slot by slot.
