@@ -15,11 +15,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from stream.verify.codes import SignalCode
 from stream.verify.model import RiskSignal
 from stream.verify.text import split_sentences
-from stream.verify.tokens import _stem, token_spans, tokens
+from stream.verify.tokens import ZH_STOP_CHARS, _stem, token_spans, tokens
 from stream.verify.units import (
     AFTER,
     BEFORE,
@@ -194,6 +195,28 @@ class Alignment:
         return any(m.code in _SLOT_CODES for m in self.mismatches)
 
 
+@lru_cache(maxsize=65536)
+def zh_words(text: str) -> tuple[str, ...]:
+    """Chinese words of `text` by jieba's dictionary (no HMM guessing of unknown words).
+
+    A claim's Chinese word must occur in the evidence as a whole: character bigrams would
+    demand the same neighbours across word boundaries, so a reordered paraphrase would fail.
+    jieba loads its bundled dictionary on first use (lazily, logging silenced).
+    """
+    return tuple(_jieba().lcut(text, HMM=False))
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    import logging  # here, not at the top: logging starts threading, which the core avoids
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
 def _normalize(text: str) -> str:
     text = normalize_zh(text)
     if has_cjk(text):
@@ -363,37 +386,41 @@ def align(claim: str, window: str, facts: str) -> Alignment:
             )
         )
 
-    # content lemmas; CJK bigrams that only straddle two aligned words are word boundaries
+    # content lemmas (Latin, Cyrillic) and Chinese words
     masked = _mask_closed(claim_n)
     ev_lemmas = _window_lemmas(window_n)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
-    entries: list[tuple[int, int, bool, bool]] = []  # start, end, aligned, is a CJK bigram
     claim_lemmas = set()
+    missing_spans = []
     for tok, a, b in token_spans(masked):
         if tok.startswith("#"):
+            continue
+        lemma = _canon(tok)
+        if has_cjk(tok):
+            claim_lemmas.add(lemma)  # bigrams locate the claim's sentences; words align it
             continue
         raw = masked[a:b].lower()
         if raw in _NUMBER_WORDS or raw in _CLOSED_WORDS or raw in GENERIC_REFERENTS:
             continue
-        cjk = len(tok) == 2 and has_cjk(tok)
         if any(x <= a and b <= y for x, y in spans_ok):
-            entries.append((a, b, True, cjk))  # part of an aligned quantity or identifier
             continue
         units += 1
-        lemma = _canon(tok)
         claim_lemmas.add(lemma)
-        ok = lemma in ev_lemmas or (len(tok) == 1 and has_cjk(tok) and tok in window_n)
-        entries.append((a, b, ok, cjk))
-    missing_spans = []
-    for i, (a, b, ok, cjk) in enumerate(entries):
-        if ok:
-            continue
-        if cjk and 0 < i < len(entries) - 1:
-            _, pb, p_ok, p_cjk = entries[i - 1]
-            na, _, n_ok, n_cjk = entries[i + 1]
-            if p_ok and n_ok and p_cjk and n_cjk and pb - 1 == a and b - 1 == na:
+        if lemma not in ev_lemmas:
+            missing_spans.append((a, b))
+    if has_cjk(masked):
+        pos = 0
+        for word in zh_words(masked):
+            start = masked.find(word, pos)
+            pos = start + len(word)
+            if not has_cjk(word) or all(c in ZH_STOP_CHARS for c in word):
                 continue
-        missing_spans.append((a, b))
+            if any(x <= start and start + len(word) <= y for x, y in spans_ok):
+                continue
+            units += 1
+            if word not in window_n:
+                missing_spans.append((start, start + len(word)))
+        missing_spans.sort()
     unaligned += _merge(claim_n, missing_spans)
     for acronym in _ACRONYM.findall(claim_n):
         pos = claim_n.find(acronym)
