@@ -22,8 +22,16 @@ __all__ = ["EN_NUMBERS", "ONE_WORDS", "RU_NUMBERS"]
 _CJK = re.compile("[\u3400-\u9fff]")
 
 
+@lru_cache(maxsize=8192)
+def _whole(phrase: str, text: str) -> bool:
+    """`phrase` occurs in `text` as whole words (punctuation around it allowed)."""
+    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
+@lru_cache(maxsize=8192)
 def has_cjk(text: str) -> bool:
-    """Whether `text` has a Han character (a C-speed search, not a Python loop)."""
+    """Whether `text` has a Han character (a C-speed search, cached: the same claim and window
+    are asked about by every word class)."""
     return _CJK.search(text) is not None
 
 
@@ -324,7 +332,7 @@ class WordClass:
     def count(self, lowered: str, words: tuple[str, ...]) -> int:
         """Occurrences (not distinct words): `not … no` is two negations."""
         n = sum(1 for w in words if w in self.words)
-        n += sum(f" {lowered} ".count(f" {p} ") for p in self.phrases)
+        n += sum(1 for p in self.phrases if p in lowered and _whole(p, lowered))
         if self.cjk and has_cjk(lowered):
             masked = lowered
             for ex in self.cjk_exclude:
@@ -336,7 +344,7 @@ class WordClass:
 
     def find(self, lowered: str, words: frozenset[str]) -> list[str]:
         found = sorted(self.words & words)
-        found += [p for p in self.phrases if f" {p} " in f" {lowered} "]
+        found += [p for p in self.phrases if p in lowered and _whole(p, lowered)]
         if self.cjk and has_cjk(lowered):
             masked = lowered
             for ex in self.cjk_exclude:
