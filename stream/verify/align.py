@@ -48,6 +48,7 @@ from stream.verify.units import (
     normalize_zh,
     quantities,
     scan,
+    short_cache,
 )
 
 # Light synonyms: each group maps to its first member. Grow it with care — every entry makes
@@ -195,7 +196,7 @@ class Alignment:
         return any(m.code in _SLOT_CODES for m in self.mismatches)
 
 
-@lru_cache(maxsize=65536)
+@short_cache(maxsize=65536)
 def zh_words(text: str) -> tuple[str, ...]:
     """Chinese words of `text` by jieba's dictionary (no HMM guessing of unknown words).
 
@@ -240,18 +241,18 @@ def _canon(token: str) -> str:
     return _SYNONYM.get(token, token)
 
 
-@lru_cache(maxsize=1024)
+@short_cache(maxsize=1024)
 def _window_lemmas(text: str) -> frozenset[str]:
     return frozenset(_canon(t) for t in tokens(_mask_closed(text)) if not t.startswith("#"))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _facts(text: str) -> tuple[tuple[Quantity, ...], tuple[Identifier, ...]]:
     normalized = _normalize(text)
     return quantities(normalized), identifiers(normalized)
 
 
-@lru_cache(maxsize=1024)
+@short_cache(maxsize=1024)
 def _sentences(text: str) -> list[tuple[int, int]]:
     return split_sentences(text) or [(0, len(text))]
 

@@ -11,13 +11,36 @@ cheap and easy to grow.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
+from typing import TypeVar
 
 from stream.verify.numerals import EN_NUMBERS, NUMBER_WORD_TOKENS, ONE_WORDS, RU_NUMBERS
 from stream.verify.tokens import number_token
 
 __all__ = ["EN_NUMBERS", "ONE_WORDS", "RU_NUMBERS"]
+
+CACHE_TEXT_CHARS = 8192
+"""Texts up to this length are cached; longer ones (whole cited documents) are computed each
+time, so a long-running worker never holds thousands of documents alive in its caches."""
+_T = TypeVar("_T")
+
+
+def short_cache(maxsize: int) -> Callable[[Callable[[str], _T]], Callable[[str], _T]]:
+    """`lru_cache` for functions of one text, bypassed for texts over CACHE_TEXT_CHARS."""
+
+    def wrap(fn: Callable[[str], _T]) -> Callable[[str], _T]:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @wraps(fn)
+        def call(text: str) -> _T:
+            return cached(text) if len(text) <= CACHE_TEXT_CHARS else fn(text)
+
+        return call
+
+    return wrap
+
 
 _CJK = re.compile("[\u3400-\u9fff]")
 
@@ -28,7 +51,7 @@ def _whole(phrase: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
 
 
-@lru_cache(maxsize=8192)
+@short_cache(maxsize=8192)
 def has_cjk(text: str) -> bool:
     """Whether `text` has a Han character (a C-speed search, cached: the same claim and window
     are asked about by every word class)."""
@@ -234,7 +257,7 @@ def _value(raw: str, scale: float) -> str:
         return token
 
 
-@lru_cache(maxsize=4096)
+@short_cache(maxsize=4096)
 def identifiers(text: str) -> tuple[Identifier, ...]:
     """Identifiers with digits in them: acronyms (`TLS 1.3`, `SHA-256`, `ISO 27001`, `IPv6`),
     names with a dotted version (`Python 3.11`) and `v2.1` / `version 2`."""
@@ -260,7 +283,7 @@ def identifiers(text: str) -> tuple[Identifier, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+@short_cache(maxsize=4096)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers with unit and scale: digits (also glued to CJK: `50个`, `降低80%`), number words
     (`five`, `пяти`, `两个`) and frequencies without a digit (`every hour` is 1 h)."""
@@ -464,7 +487,7 @@ _ZH_BOUND_KIND = {
 }  # fmt: skip
 
 
-@lru_cache(maxsize=4096)
+@short_cache(maxsize=4096)
 def bounds(text: str) -> dict[str, frozenset[str]]:
     """Number token -> directions of the bounds put on it: `upper` (`up to 5`, `within 14
     days`, `不超过50`, `15分钟内`), `lower` (`at least 5`, `after 14 days`), `exact` (none)."""
@@ -497,7 +520,7 @@ _BOUNDED = re.compile(
 _SCAN = re.compile(rf"[{_LETTER}]+(?:['’\-][{_LETTER}]+)*")
 
 
-@lru_cache(maxsize=8192)
+@short_cache(maxsize=8192)
 def scan(text: str) -> tuple[str, frozenset[str], tuple[str, ...]]:
     """Lower-cased text, its set of words and its words in order, computed once per text."""
     lowered = text.lower().replace("’", "'")
