@@ -135,9 +135,9 @@ def _union(groups: Iterable[str]) -> dict[str, str]:
 
 
 _SYNONYM = _union((*_SYNONYMS_EN, *_SYNONYMS_RU, *_IRREGULAR_EN))
-_ZH_REPLACE = tuple(
-    sorted(((w, g[0]) for g in _SYNONYMS_ZH for w in g[1:]), key=lambda p: -len(p[0]))
-)
+_ZH_CANON = {w: g[0] for g in _SYNONYMS_ZH for w in g}
+_ZH_SYNONYM = re.compile("|".join(sorted(map(re.escape, _ZH_CANON), key=len, reverse=True)))
+"""One left-to-right pass, longest first: `需要` stays `需要` instead of `需` -> `需要要`."""
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
     NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, CONDITION, HEDGE, INFERENCE, BEFORE, AFTER,
@@ -221,9 +221,7 @@ def _jieba() -> Any:
 def _normalize(text: str) -> str:
     text = normalize_zh(text)
     if has_cjk(text):
-        for word, canon in _ZH_REPLACE:
-            if word in text:
-                text = text.replace(word, canon)
+        text = _ZH_SYNONYM.sub(lambda m: _ZH_CANON[m.group()], text)
     return text
 
 
