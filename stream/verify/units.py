@@ -266,8 +266,11 @@ def identifiers(text: str) -> tuple[Identifier, ...]:
         prefix, sep, num = m.group(1), m.group(2), m.group(3)
         low = prefix.lower()
         caps = sum(c.isupper() for c in prefix)
+        text_ = m.group(0)
         if low in _VERSION_WORDS:
             key = "v"
+        elif num.startswith("v") and sep:
+            key, text_ = "v", num  # `runs v2.1`: the word before is not part of the name
         elif (
             caps >= 2
             or (caps == 1 and len(prefix) <= 3 and sep != " ")
@@ -279,7 +282,7 @@ def identifiers(text: str) -> tuple[Identifier, ...]:
             continue
         if low in UNITS or low in SCALES:
             continue
-        out.append(Identifier(key, num.lstrip("v"), m.group(0)))
+        out.append(Identifier(key, num.lstrip("v"), text_))
     return tuple(out)
 
 
