@@ -160,7 +160,7 @@ _CONDITION_KIND = {
          "исключением", "除非", "除了"), "except"),
     **dict.fromkeys(("until", "пока"), "until"),
 }  # fmt: skip
-_SLOT_CODES = frozenset(
+SLOT_CODES: frozenset[SignalCode] = frozenset(
     {
         SignalCode.BOUND_MISMATCH,
         SignalCode.ORDER_MISMATCH,
@@ -193,7 +193,7 @@ class Alignment:
     @property
     def slot_conflict(self) -> bool:
         """A number, unit, identifier or polarity the evidence states differently."""
-        return any(m.code in _SLOT_CODES for m in self.mismatches)
+        return any(m.code in SLOT_CODES for m in self.mismatches)
 
 
 @short_cache(maxsize=65536)

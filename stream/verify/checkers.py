@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Protocol
 
+from stream.verify.align import SLOT_CODES
 from stream.verify.codes import SignalCode, SupportStatus, Verdict
 from stream.verify.features import FEATURES, Features, Window, extract
 from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref, RiskSignal
@@ -140,17 +141,6 @@ DEFAULT_VETOES: frozenset[str] = frozenset(
 )
 """Request signals that veto `entailed` by themselves: the exact ones. The alignment's
 mismatches always veto while `require_alignment` holds."""
-SLOT_CODES: frozenset[str] = frozenset(
-    {
-        SignalCode.BOUND_MISMATCH,
-        SignalCode.ORDER_MISMATCH,
-        SignalCode.NUMBER_MISMATCH,
-        SignalCode.UNIT_MISMATCH,
-        SignalCode.IDENTIFIER_MISMATCH,
-        SignalCode.NEGATION_MISMATCH,
-    }
-)
-"""A slot both sides fill with different values: the evidence states otherwise."""
 
 
 def check_monotone(weights: Mapping[str, float]) -> None:
@@ -366,7 +356,7 @@ class RulesChecker:
         if cfg.require_alignment:
             vetoes += [m for m in aligned.mismatches if m not in vetoes]
         scope = [s for s in signals if s.code in SCOPE_SIGNALS]
-        slots = [m for m in aligned.mismatches if m.code in SLOT_CODES]
+        slots = [m for m in aligned.mismatches if m.code in SLOT_CODES]  # another value
         gap = cfg.require_alignment and aligned.unaligned_weight > cfg.max_unaligned_share
         complete = cfg.require_alignment and aligned.complete
         used = self._used_windows(feats)
