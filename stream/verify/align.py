@@ -3,7 +3,7 @@
 Overlap is high exactly when a hallucination edits one word of a real sentence, so the rules
 checker does not ask "how much of the claim is in the evidence" but "is every unit of the claim
 in the evidence, with the same value". Content lemmas must each be found (equal stem, a light
-synonym, CJK bigram); numbers must match value, unit and scale; identifiers their version;
+synonym; Chinese words whole); numbers must match value, unit and scale; identifiers their version;
 quantifiers, negation, conditions, modality and inference cues are compared as slots. Whatever
 fails is named: unaligned surface text for `unsupported_parts`, and risk signals that carry both
 values (`number_mismatch: 1000 (evidence: 100)`). Pure and deterministic; no learned weights.
