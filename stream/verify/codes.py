@@ -85,6 +85,16 @@ class SignalCode(StrEnum):
     DATE_MISMATCH = "date_mismatch"
     VERSION_MISMATCH = "version_mismatch"
     UNLINKED_CITATIONS = "unlinked_citations"
+    # Alignment of the claim to its evidence window (`stream.verify.align`); each detail names
+    # the claim's value and the evidence's, e.g. `1000 (evidence: 100)`.
+    NUMBER_MISMATCH = "number_mismatch"
+    UNIT_MISMATCH = "unit_mismatch"
+    IDENTIFIER_MISMATCH = "identifier_mismatch"
+    ENTITY_MISMATCH = "entity_mismatch"
+    QUANTIFIER_WIDENED = "quantifier_widened"
+    CONDITION_DROPPED = "condition_dropped"
+    BOUND_MISMATCH = "bound_mismatch"
+    ORDER_MISMATCH = "order_mismatch"
 
 
 class InputCode(StrEnum):
