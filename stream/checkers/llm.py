@@ -14,12 +14,13 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
 from stream.metrics import Metrics
+from stream.secret import Secret, reveal
 from stream.verify.codes import SupportStatus, Verdict
 from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref
 
@@ -60,7 +61,7 @@ class LlmConfig:
 
     url: str
     model: str
-    api_key: str | None = field(default=None, repr=False)
+    api_key: Secret | None = None
     timeout_s: float = 20.0
     retries: int = 2
     backoff_s: float = 0.5
@@ -227,7 +228,7 @@ class LlmChecker:
         assert self._session is not None
         headers = {"Content-Type": "application/json"}
         if self.config.api_key:
-            headers["Authorization"] = f"Bearer {self.config.api_key}"
+            headers["Authorization"] = f"Bearer {self.config.api_key.reveal()}"
         timeout = aiohttp.ClientTimeout(total=self.config.timeout_s)
         async with self._semaphore:
             started = time.perf_counter()
@@ -266,7 +267,7 @@ class LlmChecker:
                 self.metrics.llm_tokens.labels(kind=kind).inc(n)
 
     def _scrub(self, text: str) -> str:
-        key = self.config.api_key
+        key = reveal(self.config.api_key)
         return text.replace(key, "***") if key else text
 
 

@@ -24,8 +24,9 @@ def snapshot_from_source(
 
     from stream.corpus.cache import CorpusCache
     from stream.corpus.filestore import FileStore
-    from stream.corpus.store import open_store, redact_url
+    from stream.corpus.store import open_store
     from stream.errors import UsageError
+    from stream.secret import redact_url
 
     store = open_store(src)
     if isinstance(store, FileStore):

@@ -17,8 +17,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
-from stream.corpus.store import checked, immutable_error, redact_url
+from stream.corpus.store import checked, immutable_error
 from stream.errors import CorpusError, CorpusUnavailableError, InputError, UsageError
+from stream.secret import redact_url
 from stream.verify.model import Document
 
 log = logging.getLogger("citegate.corpus")

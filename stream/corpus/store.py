@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from stream.errors import ImmutableDocumentError, InputError, UsageError
+from stream.secret import redact_url
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
 
@@ -71,27 +72,6 @@ def immutable_error(
         f"(stored sha256 {stored[:12]}…, new sha256 {new[:12]}…); versions are immutable, "
         "import the change as a new version"
     )
-
-
-def redact_url(url: str) -> str:
-    """`url` safe to log or show: the password (in the netloc or query) replaced by `***`."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable url>"
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, host = netloc.rsplit("@", 1)
-        if ":" in userinfo:
-            netloc = f"{userinfo.split(':', 1)[0]}:***@{host}"
-    query = parts.query
-    if query:
-        pairs = [
-            (k, "***" if k.lower() in {"password", "passfile", "sslpassword"} else v)
-            for k, v in parse_qsl(query, keep_blank_values=True)
-        ]
-        query = urlencode(pairs, safe="*")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def _scheme(url: str) -> str:

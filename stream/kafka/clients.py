@@ -15,6 +15,7 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaError, TopicAlreadyExistsError, for_code
 
 from stream.errors import UsageError
+from stream.secret import reveal
 from stream.settings import Settings
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def security_kwargs(settings: Settings) -> dict[str, Any]:
     if proto.startswith("SASL"):
         out["sasl_mechanism"] = settings.sasl_mechanism or "PLAIN"
         out["sasl_plain_username"] = settings.sasl_username
-        out["sasl_plain_password"] = settings.sasl_password
+        out["sasl_plain_password"] = reveal(settings.sasl_password)
     return out
 
 

@@ -20,7 +20,7 @@ import pytest
 from stream.corpus.filestore import FileStore
 from stream.corpus.postgres import PostgresStore
 from stream.corpus.sqlite import SqliteStore
-from stream.corpus.store import DocumentStore, open_store, redact_url
+from stream.corpus.store import DocumentStore, open_store
 from stream.errors import (
     CorpusError,
     CorpusUnavailableError,
@@ -28,6 +28,7 @@ from stream.errors import (
     InputError,
     UsageError,
 )
+from stream.secret import redact_url
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
 
