@@ -123,6 +123,28 @@ class Settings:
     corpus_backoff_s: float = field(
         default=0.2, metadata=_env("CORPUS_BACKOFF_S", "first retry delay; doubles per attempt")
     )
+    corpus_timeout_s: float = field(
+        default=2.0,
+        metadata=_env(
+            "CORPUS_TIMEOUT_S",
+            "per store lookup; a store that accepts but never answers counts as unavailable",
+        ),
+    )
+    stall_s: float = field(
+        default=60.0,
+        metadata=_env(
+            "STALL_S",
+            "no progress this long while inputs wait (or the broker lost the input topic): "
+            "the worker exits 1 so its supervisor restarts it; /readyz is 503 after 5 s",
+        ),
+    )
+    restore_timeout_s: float = field(
+        default=60.0,
+        metadata=_env(
+            "RESTORE_TIMEOUT_S",
+            "duplicate-index restore at start; not complete in time = the worker exits 1",
+        ),
+    )
     web_host: str = field(
         default="127.0.0.1", metadata=_env("WEB_HOST", "address of /metrics, /healthz, /readyz")
     )
@@ -247,7 +269,12 @@ class Settings:
         return settings
 
     def validate(self) -> None:
+        """Every size, count, timeout and window must be positive (a zero batch or a negative
+        timeout would stall or spin the loop)."""
         for name in (
+            "batch_max_records",
+            "session_timeout_ms",
+            "dedup_window_s",
             "partitions",
             "max_event_bytes",
             "max_claims",
@@ -267,6 +294,12 @@ class Settings:
                 raise UsageError(f"{name} must be at least 1")
         if self.llm_timeout_s <= 0 or self.llm_breaker_reset_s < 0:
             raise UsageError("llm_timeout_s must be positive, llm_breaker_reset_s not negative")
+        for name in ("corpus_timeout_s", "stall_s", "restore_timeout_s"):
+            if not getattr(self, name) > 0:
+                raise UsageError(f"{name} must be positive")
+        for name in ("negative_cache_s", "corpus_backoff_s"):
+            if not getattr(self, name) >= 0:
+                raise UsageError(f"{name} must not be negative")
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)

@@ -19,6 +19,7 @@ from typing import Any
 
 import aiohttp
 
+from stream.checkers.base import CheckerErrors
 from stream.metrics import Metrics
 from stream.secret import Secret, reveal
 from stream.verify.codes import SupportStatus, Verdict
@@ -133,6 +134,7 @@ class LlmChecker:
         self._session: aiohttp.ClientSession | None = None
         self._endpoint = config.url.rstrip("/") + "/chat/completions"
         self._ref = Ref("llm", f"{config.model}@{PROMPT_VERSION}")
+        self._errors = CheckerErrors(self._ref, metrics)
 
     def __repr__(self) -> str:
         return f"LlmChecker(url={self.config.url!r}, model={self.config.model!r})"
@@ -185,8 +187,8 @@ class LlmChecker:
             self._count("malformed")
             log.warning("claim %s: model reply malformed: %s", request.claim_id, exc)
             return self._unknown(request, f"model reply malformed: {exc}")
-        except Exception as exc:  # a checker failure must never pass a claim
-            log.exception("claim %s: model checker failed", request.claim_id)
+        except Exception as exc:  # noqa: BLE001 — counted and logged; never passes a claim
+            self._errors(exc)
             return self._unknown(request, f"model checker failed: {type(exc).__name__}")
         self._count("ok")
         return result

@@ -98,3 +98,7 @@ class InputCode(StrEnum):
     TOO_MANY_CITATIONS = "too_many_citations"
     OFFSET_UNIT_INVALID = "offset_unit_invalid"
     PROCESSING_FAILED = "processing_failed"
+    EVENT_ID_CONFLICT = "event_id_conflict"
+    OUTPUT_REJECTED = "output_rejected"
+    """The broker refused an output of this input for good (e.g. larger than its limit)."""
+    """A reused `event_id` whose content differs from the event first seen with it."""

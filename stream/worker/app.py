@@ -98,8 +98,8 @@ class StageService(Service):
         await self.producer.start()
         ckw = consumer_kwargs(s, self.bootstrap)
         seen = SeenEvents(s.dedup_window_s)
-        self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw)
-        restored = await self.seen_log.restore()
+        self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw, self.metrics)
+        restored = await self.seen_log.restore(s.restore_timeout_s)
         log.info("duplicate index restored: %d event ids", restored)
         self.checker = make_checker(s.checker, s, self.metrics)
         stage = Stage(s, cache, self.checker, self.metrics, seen)
@@ -112,6 +112,7 @@ class StageService(Service):
             self.seen_log,
             self.metrics,
             batch_max_records=s.batch_max_records,
+            stall_s=s.stall_s,
         )
 
     async def _run(self) -> None:
@@ -162,8 +163,28 @@ class StageService(Service):
 
     @property
     def healthy(self) -> bool:
-        """Alive while setting up or consuming; false once the stage has failed."""
-        return not self.failed and (self._loop_task is None or not self._loop_task.done())
+        """Alive while setting up or consuming; false once the stage failed or stalled."""
+        if self.failed or (self._loop_task is not None and self._loop_task.done()):
+            return False
+        return self.loop_ is None or self.loop_.stalled_for() < self.settings.stall_s
+
+    def readiness(self) -> dict[str, object]:
+        """What /readyz reports: `starting`, `ready`, `stalled` (retrying; the worker exits
+        1 if it lasts `stall_s`), or `failed` (exiting for its supervisor to restart it)."""
+        if not self.healthy:
+            return {"ready": False, "state": "failed"}
+        if not self.ready.is_set() or self.loop_ is None:
+            return {"ready": False, "state": "starting"}
+        stalled = self.loop_.stalled_for()
+        if stalled >= min(5.0, self.settings.stall_s):
+            return {
+                "ready": False,
+                "state": "stalled",
+                "stalled_s": round(stalled, 1),
+                "exit_after_s": self.settings.stall_s,
+                "broker_ok": self.loop_.broker_ok,
+            }
+        return {"ready": True, "state": "ready"}
 
 
 def faust_credentials(settings: Settings) -> Any:
@@ -219,7 +240,7 @@ def build_app(
 
     @app.page("/readyz")
     async def readyz(web: Any, request: Any) -> Any:
-        ready = service.ready.is_set() and service.healthy
-        return web.json({"ready": ready}, status=200 if ready else 503)
+        state = service.readiness()
+        return web.json(state, status=200 if state["ready"] else 503)
 
     return app, service
