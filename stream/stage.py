@@ -163,6 +163,13 @@ class Stage:
             )
         except InputError as exc:
             return self.dead_letter(record, exc.code, exc.message)
+        except Exception as exc:  # a decoder bug: never crash the loop, never retry forever
+            log.exception("decoding failed for the record at %s", record.source)
+            return self.dead_letter(
+                record,
+                InputCode.PROCESSING_FAILED,
+                f"processing failed: {type(exc).__name__}: {exc}",
+            )
         event_id = input_event_id(answer)
         digest = answer.content_digest or ""
         prior = self.inflight.get(event_id)

@@ -99,6 +99,8 @@ class InputCode(StrEnum):
     OFFSET_UNIT_INVALID = "offset_unit_invalid"
     PROCESSING_FAILED = "processing_failed"
     EVENT_ID_CONFLICT = "event_id_conflict"
+    SPAN_INVALID = "span_invalid"
+    """A structured claim's span lies outside the answer text (or cuts a character)."""
     OUTPUT_REJECTED = "output_rejected"
     """The broker refused an output of this input for good (e.g. larger than its limit)."""
     """A reused `event_id` whose content differs from the event first seen with it."""

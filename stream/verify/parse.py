@@ -14,7 +14,9 @@ from typing import Any, cast
 from stream.errors import InputError
 from stream.verify.claims import split_marker_answer
 from stream.verify.codes import InputCode
+from stream.verify.coverage import span_error, uncovered_claims
 from stream.verify.model import Answer, AnswerForm, Citation, Claim, OffsetUnit, Ref
+from stream.verify.offsets import from_codepoints
 
 OFFSET_UNITS: tuple[OffsetUnit, ...] = ("codepoint", "utf16", "utf8")
 
@@ -78,7 +80,7 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
 
     if "claims" in payload:
         form: AnswerForm = "structured"
-        claims = _structured_claims(payload.get("claims"), answer_text)
+        claims = _structured_claims(payload.get("claims"), answer_text, cast(OffsetUnit, unit))
         raw_citations = payload.get("citations", [])
         if not isinstance(raw_citations, list):
             raise InputError("'citations' must be a list", code=InputCode.SCHEMA_INVALID)
@@ -119,6 +121,10 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
                 code=InputCode.TOO_MANY_CITATIONS,
             )
 
+    if form == "structured":  # what is published must be covered by claims (verify/coverage.py)
+        limit = max(1, limits.max_claims - len(claims))
+        claims += uncovered_claims(answer_text, claims, cast(OffsetUnit, unit), limit)
+
     return Answer(
         answer=answer_text,
         claims=claims,
@@ -136,7 +142,7 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
     )
 
 
-def _structured_claims(raw: object, answer: str) -> tuple[Claim, ...]:
+def _structured_claims(raw: object, answer: str, unit: OffsetUnit) -> tuple[Claim, ...]:
     if not isinstance(raw, list):
         raise InputError("'claims' must be a list", code=InputCode.SCHEMA_INVALID)
     claims: list[Claim] = []
@@ -162,7 +168,10 @@ def _structured_claims(raw: object, answer: str) -> tuple[Claim, ...]:
             if isinstance(span, list) and len(span) == 2 and all(_int(x) is not None for x in span)
             else None
         )
+        if span_t is not None and (problem := span_error(answer, span_t, unit)) is not None:
+            raise InputError(f"claim {cid!r} span {problem}", code=InputCode.SPAN_INVALID)
         if span_t is None and text and (pos := answer.find(text)) >= 0:
-            span_t = (pos, pos + len(text))  # the claim as written in the answer
+            # The claim as written in the answer, expressed in the answer's offset unit.
+            span_t = from_codepoints(answer, pos, pos + len(text), unit)
         claims.append(Claim(cid, text, tuple(str(x) for x in ids), span_t))
     return tuple(claims)
