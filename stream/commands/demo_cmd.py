@@ -66,6 +66,26 @@ async def import_corpus(store_url: str, path: Path) -> tuple[int, int]:
         await store.close()
 
 
+WORKER_STOP_S = 5.0
+"""How long the demo waits for its worker's clean exit before SIGKILL: the demo's outputs are
+acknowledged and committed already, so a kill loses nothing."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # unwinds through `finally`: the worker is stopped too
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is not None:
+        return
+    worker.send_signal(signal.SIGTERM)
+    try:
+        worker.wait(timeout=WORKER_STOP_S)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
 def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -252,7 +272,16 @@ def run(args: argparse.Namespace) -> int:
         ]
         log_path = workdir / "worker.log"
         with log_path.open("wb") as log_file:
-            worker = subprocess.Popen(cmd, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+            # Its own session: Ctrl-C reaches only this process, which then stops the worker
+            # once (SIGTERM), instead of both racing through two shutdowns.
+            worker = subprocess.Popen(
+                cmd,
+                env=env,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        previous = signal.signal(signal.SIGTERM, _terminated)
         print(f"worker log: {log_path}")
         try:
             try:
@@ -296,10 +325,5 @@ def run(args: argparse.Namespace) -> int:
                     worker.wait()
             return 0 if decided == len(answers) else 1
         finally:
-            if worker.poll() is None:
-                worker.send_signal(signal.SIGTERM)
-                try:
-                    worker.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
+            signal.signal(signal.SIGTERM, previous)
+            stop_worker(worker)

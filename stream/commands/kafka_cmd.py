@@ -11,9 +11,16 @@ from typing import Any
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from aiokafka.errors import KafkaError
 
 from stream.errors import InputError, UsageError
-from stream.kafka.clients import bootstrap_servers, consumer_kwargs, groupless, producer_kwargs
+from stream.kafka.clients import (
+    bootstrap_servers,
+    broker_error,
+    consumer_kwargs,
+    groupless,
+    producer_kwargs,
+)
 from stream.settings import Settings
 
 
@@ -86,19 +93,31 @@ def _payloads(path: str, raw: bool) -> list[tuple[bytes | None, bytes]]:
 async def produce(
     settings: Settings, topic: str, payloads: list[tuple[bytes | None, bytes]]
 ) -> int:
-    producer = AIOKafkaProducer(**producer_kwargs(settings, _bootstrap(settings)))
-    await producer.start()
+    kwargs = producer_kwargs(settings, _bootstrap(settings))
+    limit = int(kwargs["max_request_size"]) - 1024
+    for n, (_, value) in enumerate(payloads, start=1):
+        if len(value) > limit:
+            raise InputError(
+                f"event #{n} is {len(value)} bytes; one produce request holds at most {limit}"
+            )
+    producer = AIOKafkaProducer(**kwargs)
     try:
-        futures = [await producer.send(topic, key=k, value=v) for k, v in payloads]
-        await asyncio.gather(*futures)
-    finally:
-        await producer.stop()
+        try:
+            await producer.start()
+            futures = [await producer.send(topic, key=k, value=v) for k, v in payloads]
+            await asyncio.gather(*futures)
+        finally:
+            await producer.stop()
+    except (KafkaError, OSError) as exc:
+        raise broker_error(exc) from None
     return len(futures)
 
 
 def run_produce(args: argparse.Namespace) -> int:
     settings = Settings.from_env(broker=args.broker)
     payloads = _payloads(args.file, args.raw)
+    if not payloads:
+        raise InputError(f"{args.file}: no events to send")
     sent = asyncio.run(produce(settings, args.topic or settings.topic_answers, payloads))
     print(f"sent {sent} events to {args.topic or settings.topic_answers}", file=sys.stderr)
     return 0
@@ -112,9 +131,14 @@ async def tail(
     idle_timeout: float | None,
 ) -> int:
     consumer = AIOKafkaConsumer(**groupless(consumer_kwargs(settings, _bootstrap(settings))))
-    await consumer.start()
+    try:
+        await consumer.start()
+    except (KafkaError, OSError) as exc:
+        await consumer.stop()
+        raise broker_error(exc) from None
     count = 0
     try:
+        await consumer.topics()
         parts = consumer.partitions_for_topic(topic) or set()
         tps = [TopicPartition(topic, p) for p in sorted(parts)]
         if not tps:
@@ -156,5 +180,8 @@ async def tail(
 
 def run_tail(args: argparse.Namespace) -> int:
     settings = Settings.from_env(broker=args.broker)
-    asyncio.run(tail(settings, args.topic, args.from_beginning, args.max, args.idle_timeout))
+    try:
+        asyncio.run(tail(settings, args.topic, args.from_beginning, args.max, args.idle_timeout))
+    except (KafkaError, OSError) as exc:
+        raise broker_error(exc) from None
     return 0

@@ -28,7 +28,7 @@ def snapshot_from_source(
     from stream.errors import UsageError
     from stream.secret import redact_url
 
-    store = open_store(src)
+    store = open_store(src, create=False)
     if isinstance(store, FileStore):
         return DocumentSnapshot.of(list(iter_documents(store.path)))
     if refs is None:

@@ -93,13 +93,19 @@ class PostgresStore:
             raise CorpusError(f"PostgreSQL store {self._shown} is closed")
         async with self._open_lock:
             if self._pool is None:
-                pool = await asyncpg.create_pool(
-                    self._dsn,
-                    min_size=1,
-                    max_size=self._max_size,
-                    timeout=CONNECT_TIMEOUT_S,
-                    command_timeout=COMMAND_TIMEOUT_S,
-                )
+                try:
+                    pool = await asyncpg.create_pool(
+                        self._dsn,
+                        min_size=1,
+                        max_size=self._max_size,
+                        timeout=CONNECT_TIMEOUT_S,
+                        command_timeout=COMMAND_TIMEOUT_S,
+                    )
+                except (ValueError, asyncpg.ClientConfigurationError) as exc:
+                    # The driver's message may quote the DSN: name only the problem's kind.
+                    raise UsageError(
+                        f"bad PostgreSQL URL {self._shown} ({type(exc).__name__})"
+                    ) from None
                 try:
                     await self._create_table(pool)
                 except BaseException:

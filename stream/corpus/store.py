@@ -82,8 +82,11 @@ def _scheme(url: str) -> str:
     return head.lower()
 
 
-def open_store(url: str) -> DocumentStore:
+def open_store(url: str, *, create: bool = True) -> DocumentStore:
     """A store for `url`; nothing connects until the first operation (or `ping()`).
+
+    `create=False` is for commands that only read: a SQLite path that does not exist is then a
+    usage error (a typo), not a new empty database.
 
     Forms: `sqlite:///relative/path.db`, `sqlite:////absolute/path.db`, `sqlite:///:memory:`,
     `postgresql://…` / `postgres://…` (optional `?schema=NAME`), or a documents.json / JSONL
@@ -98,9 +101,20 @@ def open_store(url: str) -> DocumentStore:
             raise UsageError(f"bad SQLite URL {url!r}; use sqlite:///PATH")
         from stream.corpus.sqlite import SqliteStore
 
-        return SqliteStore(url[len("sqlite:///") :])
+        path = url[len("sqlite:///") :]
+        if not create and path != ":memory:" and not Path(path).is_file():
+            raise UsageError(
+                f"no SQLite corpus at {path}; create it with "
+                f"`citegate corpus import FILE --store {url}`"
+            )
+        return SqliteStore(path)
     if scheme in {"postgresql", "postgres"}:
         from stream.corpus.postgres import PostgresStore
+
+        try:
+            urlsplit(url).port  # noqa: B018 — parsing the port is the check
+        except ValueError:
+            raise UsageError(f"bad port in corpus store URL {redact_url(url)!r}") from None
 
         return PostgresStore(url)
     if scheme in {"file", ""}:

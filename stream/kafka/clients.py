@@ -121,8 +121,11 @@ def broker_error(exc: BaseException) -> BrokerError:
     """A Kafka client failure in citegate's taxonomy (its `retriable` flag is what callers use)."""
     if isinstance(exc, PERMANENT_SEND_ERRORS):
         return OutputRejectedError(f"the broker refused the record: {type(exc).__name__}")
-    detail = str(exc) or type(exc).__name__
-    return BrokerError(f"broker unavailable: {type(exc).__name__}: {detail}"[:500])
+    name = type(exc).__name__
+    detail = str(exc) or name
+    if not detail.startswith(name):
+        detail = f"{name}: {detail}"
+    return BrokerError(f"broker unavailable: {detail}"[:500])
 
 
 async def send_each(producer: Any, records: Sequence[OutRecord]) -> list[BrokerError | None]:

@@ -23,7 +23,8 @@ OFFSET_UNITS: tuple[OffsetUnit, ...] = ("codepoint", "utf16", "utf8")
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Input bounds: every size the stage accepts is finite."""
+    """Input bounds: every size the stage accepts is finite. `max_citations` (1,024 per answer)
+    is fixed; the others come from settings (CITEGATE_MAX_CLAIMS, …_CITATIONS_PER_CLAIM)."""
 
     max_claims: int = 256
     max_citations_per_claim: int = 32
@@ -36,6 +37,8 @@ def _str(value: object) -> str | None:
 
 def _int(value: object) -> int | None:
     # bool is an int in Python; a range bound of `true` is a producer bug, not offset 1.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # JSON Schema's `integer` admits 80.0; it means offset 80
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -163,11 +166,9 @@ def _structured_claims(raw: object, answer: str, unit: OffsetUnit) -> tuple[Clai
                 code=InputCode.SCHEMA_INVALID,
             )
         span = item.get("span")
-        span_t = (
-            (span[0], span[1])
-            if isinstance(span, list) and len(span) == 2 and all(_int(x) is not None for x in span)
-            else None
-        )
+        bounds = [_int(x) for x in span] if isinstance(span, list) and len(span) == 2 else []
+        lo, hi = (bounds[0], bounds[1]) if len(bounds) == 2 else (None, None)
+        span_t = (lo, hi) if lo is not None and hi is not None else None
         if span_t is not None and (problem := span_error(answer, span_t, unit)) is not None:
             raise InputError(f"claim {cid!r} span {problem}", code=InputCode.SPAN_INVALID)
         if span_t is None and text and (pos := answer.find(text)) >= 0:
