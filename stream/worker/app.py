@@ -24,7 +24,7 @@ from stream.checkers.base import AsyncChecker
 from stream.checkers.factory import make_checker
 from stream.corpus.store import DocumentStore, open_store
 from stream.corpus.wiring import corpus_cache
-from stream.errors import CorpusUnavailableError
+from stream.errors import CitegateError, CorpusUnavailableError
 from stream.kafka.clients import consumer_kwargs, create_topics, producer_kwargs, security_kwargs
 from stream.metrics import Metrics
 from stream.settings import Settings
@@ -128,12 +128,19 @@ class StageService(Service):
             await self.loop_.run()
         except asyncio.CancelledError:
             raise
+        except CitegateError as exc:
+            # Known failures (stalled loop, broker lost, index not restored) are one line.
+            log.error("the stage failed (%s: %s); exiting so it can be restarted", exc.code, exc)
+            self._fail()
         except Exception:
             log.exception("the stage failed; stopping the worker so it can be restarted")
-            self.failed = True
-            self.metrics.ready.set(0)
-            # Exit the whole process (non-zero, see runner) so a supervisor restarts it.
-            os.kill(os.getpid(), signal.SIGTERM)
+            self._fail()
+
+    def _fail(self) -> None:
+        self.failed = True
+        self.metrics.ready.set(0)
+        # Exit the whole process (non-zero, see runner) so a supervisor restarts it.
+        os.kill(os.getpid(), signal.SIGTERM)
 
     async def on_stop(self) -> None:
         self.metrics.ready.set(0)
