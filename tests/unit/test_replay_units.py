@@ -514,9 +514,9 @@ def test_resume_keeps_the_interrupted_runs_bounds_and_refuses_other_options(tmp_
     assert resumed.load_checkpoint()
     assert resumed.plan.since_ms == 1000
     assert resumed.positions == {0: 5}
-    with pytest.raises(ValueError, match="other replay options"):
+    with pytest.raises(UsageError, match="other replay options"):
         make(rebase="v2", since_ms=1000).load_checkpoint()
-    with pytest.raises(ValueError, match="belongs to replay"):
+    with pytest.raises(UsageError, match="belongs to replay"):
         Replay(
             Settings(),
             {},
