@@ -130,6 +130,13 @@ class Settings:
             "per store lookup; a store that accepts but never answers counts as unavailable",
         ),
     )
+    corpus_breaker_s: float = field(
+        default=2.0,
+        metadata=_env(
+            "CORPUS_BREAKER_S",
+            "after a lookup found the store unavailable, lookups fail fast this long (0: off)",
+        ),
+    )
     stall_s: float = field(
         default=60.0,
         metadata=_env(
@@ -297,7 +304,7 @@ class Settings:
         for name in ("corpus_timeout_s", "stall_s", "restore_timeout_s"):
             if not getattr(self, name) > 0:
                 raise UsageError(f"{name} must be positive")
-        for name in ("negative_cache_s", "corpus_backoff_s"):
+        for name in ("negative_cache_s", "corpus_backoff_s", "corpus_breaker_s"):
             if not getattr(self, name) >= 0:
                 raise UsageError(f"{name} must not be negative")
 

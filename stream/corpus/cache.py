@@ -65,6 +65,7 @@ class CorpusCache:
         backoff_s: float = 0.2,
         max_backoff_s: float = 5.0,
         timeout_s: float | None = None,
+        breaker_s: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         on_event: Callable[[str], None] | None = None,
@@ -80,6 +81,11 @@ class CorpusCache:
         self.max_backoff_s = max_backoff_s
         self.timeout_s = timeout_s
         """Bound on one store call: a store that accepts and never answers is unavailable."""
+        self.breaker_s = breaker_s
+        """After a lookup found the store unavailable, further lookups fail fast for this long
+        (then one tries again): a hanging store costs one timeout per window, not one per
+        answer. 0 disables it."""
+        self._open_until = float("-inf")
         self.on_event = on_event
         self.on_lookup_seconds = on_lookup_seconds
         self._clock = clock
@@ -130,6 +136,15 @@ class CorpusCache:
             ) from None
 
     async def _attempts(self, call: Callable[[], Awaitable[T]]) -> T | Outage:
+        if self.breaker_s > 0 and self._clock() < self._open_until:
+            self._count("error")  # still unavailable: answered at once, nothing cached
+            return UNAVAILABLE
+        result = await self._attempts_now(call)
+        if result is UNAVAILABLE:
+            self._open_until = self._clock() + self.breaker_s
+        return result
+
+    async def _attempts_now(self, call: Callable[[], Awaitable[T]]) -> T | Outage:
         delay = self.backoff_s
         for attempt in range(1, self.retries + 1):
             started = time.perf_counter()

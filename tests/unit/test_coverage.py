@@ -103,3 +103,27 @@ def test_uncovered_sentences_past_the_limit_are_merged_not_dropped() -> None:
     claims = uncovered_claims(text, [], "codepoint", 3)
     assert len(claims) == 3
     assert claims[-1].text.endswith("Sentence number 19 says something.")
+
+
+def test_a_rewrite_is_covered_but_a_changed_number_or_a_negation_is_not() -> None:
+    claims = [
+        Claim("c1", "Passwords must be rotated every 90 days.", ("q1",)),
+        Claim("c2", "Multi-factor authentication is required for administrator accounts.", ()),
+    ]
+    text = "Passwords must be rotated every 90 days, and administrators must use multi-factor authentication."
+    assert uncovered_claims(text, claims, "codepoint", 10) == ()
+    for changed in (
+        "Passwords must be rotated every 60 days.",
+        "Passwords must never be rotated every 90 days.",
+        "Passwords must not be rotated every 90 days.",
+    ):
+        [extra] = uncovered_claims(changed, claims, "codepoint", 10)
+        assert extra.text == changed
+        assert extra.citation_ids == ()
+
+
+def test_cjk_sentences_are_compared_character_by_character() -> None:
+    claims = [Claim("c1", "Node.js 20 提供全局 fetch API。", ("S1",))]
+    assert uncovered_claims("Node.js 20 提供全局 fetch API。", claims, "codepoint", 5) == ()
+    [extra] = uncovered_claims("Node.js 20 不提供全局 fetch API。", claims, "codepoint", 5)
+    assert extra.id == "uncovered-1"

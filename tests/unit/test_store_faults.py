@@ -88,3 +88,24 @@ async def test_a_non_retriable_store_error_is_not_retried() -> None:
     cache = CorpusCache(store, retries=5, backoff_s=0)  # type: ignore[arg-type]
     assert await cache.get("doc", "1") is UNAVAILABLE
     assert store.calls == 1
+
+
+async def test_the_breaker_makes_a_hanging_store_cost_one_timeout_per_window() -> None:
+    from tests.unit.fakes import Clock
+
+    clock = Clock()
+    store = HangingStore()
+    cache = CorpusCache(
+        store,  # type: ignore[arg-type]
+        retries=1,
+        backoff_s=0,
+        timeout_s=0.02,
+        breaker_s=2.0,
+        clock=clock,
+    )
+    results = [await cache.get(f"doc-{i}", "1") for i in range(20)]
+    assert all(r is UNAVAILABLE for r in results)
+    assert store.calls == 1, "one lookup paid the timeout, the rest failed fast"
+    clock.now += 2.5
+    assert await cache.get("doc-x", "1") is UNAVAILABLE
+    assert store.calls == 2, "after the window one lookup tries the store again"
