@@ -10,9 +10,10 @@ tie them together:
   covered when it lies inside a claim's span or occurs in a claim's text (case-folded, words
   compared by their first five characters so `administrators` matches `administrator`). A
   sentence is covered when every number and every negation in it is covered and at least
-  80% of its other words are (words under three letters, like "a" or "от", are not counted). Otherwise it becomes a claim of its own with no citation,
-  id `uncovered-N`: judged `insufficient` / `missingCitation` like any uncited claim, so the
-  answer is not accepted. Punctuation and citation markers need no cover.
+  80% of its other words are (words under three letters, like "a" or "от", not counted).
+  Otherwise it becomes a claim of its own with no citation, id `uncovered-N`: judged
+  `insufficient` / `missingCitation` like any uncited claim, so the answer is not accepted.
+  Punctuation and citation markers need no cover.
 
 The threshold forgives connectives a rewrite drops ("and", "use"); numbers and negations are
 never forgiven, because changing them is how a sentence says something the claims do not.
