@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck rules unit integration clean
+.PHONY: demo test lint typecheck rules unit integration faults clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH" >&2; exit 2; }
@@ -29,6 +29,11 @@ unit: $(STAMP)
 
 integration: $(STAMP)
 	$(BIN)/pytest tests/integration -q
+
+# The fault suite (embedded broker + local PostgreSQL, loopback only): prints one table of
+# figures and exits 1 when a target is missed. `make test` runs it as tests/faults/test_faults.py.
+faults: $(STAMP)
+	$(BIN)/python -m tests.faults.suite
 
 # Prometheus rules: syntax, the config that loads them, and their unit tests. promtool comes
 # with Debian's `prometheus` package (.ci/run installs it); without it this is skipped locally

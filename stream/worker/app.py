@@ -17,6 +17,7 @@ from typing import Any
 
 import faust
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+from aiokafka.errors import KafkaError
 from mode import Service
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -25,7 +26,13 @@ from stream.checkers.factory import make_checker
 from stream.corpus.store import DocumentStore, open_store
 from stream.corpus.wiring import corpus_cache
 from stream.errors import CitegateError, CorpusUnavailableError
-from stream.kafka.clients import consumer_kwargs, create_topics, producer_kwargs, security_kwargs
+from stream.kafka.clients import (
+    broker_error,
+    consumer_kwargs,
+    create_topics,
+    producer_kwargs,
+    security_kwargs,
+)
 from stream.metrics import Metrics
 from stream.settings import Settings
 from stream.stage import Stage
@@ -128,9 +135,13 @@ class StageService(Service):
             await self.loop_.run()
         except asyncio.CancelledError:
             raise
-        except CitegateError as exc:
-            # Known failures (stalled loop, broker lost, index not restored) are one line.
-            log.error("the stage failed (%s: %s); exiting so it can be restarted", exc.code, exc)
+        except (CitegateError, KafkaError, OSError) as exc:
+            # Known failures (broker gone, stalled loop, index not restored) are one line.
+            error = exc if isinstance(exc, CitegateError) else broker_error(exc)
+            log.debug("stage failure", exc_info=exc)
+            log.error(
+                "the stage failed (%s: %s); exiting so it can be restarted", error.code, error
+            )
             self._fail()
         except Exception:
             log.exception("the stage failed; stopping the worker so it can be restarted")

@@ -103,22 +103,49 @@ class StageLoop:
             )
 
     async def _probe(self) -> None:
-        """An idle poll is progress only if the broker still knows the input topic: after a
-        broker restart that lost its topics, fetches just return nothing."""
+        """An empty poll is progress only if nothing waits: the broker knows the input topic,
+        and no assigned partition has records past our fetch position. After a broker restart
+        a consumer can hold partitions and still fetch nothing; this is how that is seen."""
         if self._clock() - self._probed_at < PROBE_EVERY_S:
             return
         self._probed_at = self._clock()
+        problem = None
         try:
             client = self.consumer._client
             ok = await asyncio.wait_for(client.force_metadata_update(), PROBE_EVERY_S)
-            topic = self.stage.settings.topic_answers
-            self.broker_ok = bool(ok) and topic in client.cluster.topics()
+            if not ok or self.stage.settings.topic_answers not in client.cluster.topics():
+                problem = "the broker is unreachable or lost the input topic"
+            elif await self._behind():
+                problem = "records wait on assigned partitions but none are fetched"
         except (KafkaError, OSError, TimeoutError) as exc:
-            log.warning("broker metadata probe failed: %s", exc)
-            self.broker_ok = False
-        if not self.broker_ok and not self._waiting:
-            log.warning("the broker is unreachable or lost the input topic")
+            problem = f"broker probe failed: {type(exc).__name__}: {exc}"
+        self.broker_ok = problem is None
+        if problem is not None and not self._waiting:
+            log.warning("%s", problem)
             self._waiting = True
+
+    async def _behind(self) -> bool:
+        assigned = sorted(self.consumer.assignment())
+        if not assigned:
+            return False
+        ends = await asyncio.wait_for(self.consumer.end_offsets(assigned), PROBE_EVERY_S)
+        for tp in assigned:
+            try:
+                position = await asyncio.wait_for(self.consumer.position(tp), 1.0)
+            except TimeoutError:
+                return bool(ends.get(tp))  # no fetch position at all while records exist
+            end = ends.get(tp, 0)
+            if position > end:
+                # The log is shorter than what we read: the broker lost records (a memory-only
+                # broker restarted, the topic was recreated). Fetching would wait for offsets
+                # that may never come; a restart re-creates the topics and starts clean.
+                raise StalledError(
+                    f"fetch position {position} is past the end {end} of {tp.topic}:"
+                    f"{tp.partition}; the broker lost records"
+                )
+            if end > position:
+                return True
+        return False
 
     # -- the loop -----------------------------------------------------------------------------
 

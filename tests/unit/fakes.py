@@ -87,6 +87,7 @@ class FakeConsumer:
         self.on_empty: Callable[[], None] | None = None
         self._client = FakeClient({topic})
         self.assigned: list[TopicPartition] = list(self.logs)
+        self.stuck = False
 
     def append(self, value: bytes | None, key: bytes | None = None, partition: int = 0) -> int:
         tp = TopicPartition(self.topic, partition)
@@ -96,7 +97,7 @@ class FakeConsumer:
 
     async def getmany(self, timeout_ms: int = 0, max_records: int = 500) -> dict[Any, list[Rec]]:
         out: dict[Any, list[Rec]] = {}
-        for tp in self.assigned:
+        for tp in [] if self.stuck else self.assigned:
             records = self.logs[tp][self.positions[tp] : self.positions[tp] + max_records]
             if records:
                 out[tp] = records
@@ -120,6 +121,14 @@ class FakeConsumer:
 
     def highwater(self, tp: TopicPartition) -> int:
         return len(self.logs[tp])
+
+    async def end_offsets(self, tps: list[TopicPartition]) -> dict[TopicPartition, int]:
+        return {tp: len(self.logs[tp]) for tp in tps}
+
+    async def position(self, tp: TopicPartition) -> int:
+        if self.stuck:
+            return 0  # a consumer that holds partitions and never fetches
+        return self.positions[tp]
 
 
 @dataclass

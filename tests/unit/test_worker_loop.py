@@ -237,3 +237,35 @@ async def test_an_idle_loop_with_a_healthy_broker_is_not_stalled() -> None:
     r.consumer.on_empty = tick
     await r.loop.run()
     assert r.loop.stalled_for() == 0
+
+
+async def test_a_consumer_that_holds_partitions_but_fetches_nothing_is_stalled() -> None:
+    r = rig(stall_s=30)
+    r.consumer.append(raw(demo_answers()[0]))
+    r.consumer.stuck = True
+    clock = r.clock
+
+    def tick() -> None:
+        clock.now += 1.0
+
+    r.consumer.on_empty = tick
+    with pytest.raises(StalledError):
+        await r.loop.run()
+    assert r.decisions() == []
+
+
+async def test_a_fetch_position_past_the_end_of_the_log_stops_the_worker() -> None:
+    r = rig(stall_s=30)
+    for a in demo_answers()[:3]:
+        r.consumer.append(raw(a))
+    await r.drain()
+    for log in r.consumer.logs.values():
+        log.clear()  # the broker restarted empty; our position is still 3
+    clock = r.clock
+
+    def tick() -> None:
+        clock.now += 1.0
+
+    r.consumer.on_empty = tick
+    with pytest.raises(StalledError, match="lost records"):
+        await r.loop.run()

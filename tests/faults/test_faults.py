@@ -1,0 +1,32 @@
+"""`make faults` as a test: every scenario of the fault suite meets its targets.
+
+0 answers lost, 0 accepts while the corpus is unavailable, every answer decided within 30 s
+of the fault's end. The whole suite takes about three minutes, so it runs with `make test`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.faults.suite import SCENARIOS, TARGET_RECOVER_S, run, table
+from tests.integration.conftest import service_missing
+
+pytestmark = [pytest.mark.integration, pytest.mark.faults, pytest.mark.slow]
+
+
+def test_every_fault_scenario_meets_its_targets(postgres_dsn: str, tmp_path: Path) -> None:
+    del postgres_dsn  # requested so a missing server skips (or fails under CI) clearly
+    try:
+        rows = asyncio.run(run(list(SCENARIOS), tmp_path))
+    except OSError as exc:
+        service_missing(f"the fault suite could not start its broker: {exc}")
+    print(table(rows))
+    for row in rows:
+        assert row.lost == 0, table(rows)
+        assert not row.wrong_accepts, table(rows)
+        assert row.recover_s is not None, table(rows)
+        assert row.recover_s <= TARGET_RECOVER_S, table(rows)
+        assert row.duplicates == 0, table(rows)
