@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.integration.conftest import StackFactory, demo_answers
+from tests.integration.test_replay import replay, run_live
 from tests.unit.test_cli_verify import one_line_error
 
 pytestmark = pytest.mark.integration
@@ -89,3 +91,14 @@ def test_demo_keep_running_stops_its_worker_on_sigterm(tmp_path: Path) -> None:
             demo.kill()
             demo.wait()
         log.close()
+
+
+async def test_replay_skips_malformed_records_on_the_live_output_topics(
+    make_stack: StackFactory,
+) -> None:
+    stack = await make_stack()
+    await run_live(stack, demo_answers()[:3])
+    await stack.produce([(b"x", b"{not json"), (b"y", b"[1, 2]")], topic=stack.topic_decisions)
+    await stack.produce([(b"z", b"\xff garbage")], topic=stack.topic_verdicts)
+    proc = await replay(stack, "skips-garbage")
+    assert "Traceback" not in proc.stderr
