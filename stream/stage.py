@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
@@ -248,10 +248,3 @@ class Stage:
             for _ in prepared.requests:
                 hist.observe(per_claim)
         return finish(prepared, results, self.checker.ref, self.policy)
-
-
-def ordered(outcomes: Sequence[Outcome]) -> tuple[list[OutRecord], list[OutRecord]]:
-    """Split a batch into two waves: verdicts + dead letters first, decisions after them."""
-    first = [r for o in outcomes for r in (*o.verdicts, *o.dead_letters)]
-    second = [r for o in outcomes for r in o.decisions]
-    return first, second

@@ -16,7 +16,7 @@ import signal
 from typing import Any
 
 import faust
-from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.errors import KafkaError
 from mode import Service
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -30,6 +30,7 @@ from stream.kafka.clients import (
     broker_error,
     consumer_kwargs,
     create_topics,
+    groupless,
     producer_kwargs,
     security_kwargs,
 )
@@ -77,6 +78,7 @@ class StageService(Service):
         self.seen_log: SeenLog | None = None
         self.loop_: StageLoop | None = None
         self.checker: AsyncChecker | None = None
+        self._peeker: AIOKafkaConsumer | None = None
         self._loop_task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.failed = False
@@ -120,7 +122,20 @@ class StageService(Service):
             self.metrics,
             batch_max_records=s.batch_max_records,
             stall_s=s.stall_s,
+            peek=self._peek,
         )
+
+    async def _peek(self, tp: TopicPartition, offset: int) -> bool:
+        """Whether `tp` holds a record at or after `offset`, read without a group."""
+        if self._peeker is None:
+            self._peeker = AIOKafkaConsumer(
+                **groupless(consumer_kwargs(self.settings, self.bootstrap))
+            )
+            await self._peeker.start()
+        self._peeker.assign([tp])
+        self._peeker.seek(tp, offset)
+        batches = await self._peeker.getmany(tp, timeout_ms=1000, max_records=1)
+        return any(batches.values())
 
     async def _run(self) -> None:
         try:
@@ -162,6 +177,7 @@ class StageService(Service):
             await asyncio.gather(self._loop_task, return_exceptions=True)
         stoppers = [
             self.consumer.stop if self.consumer else None,
+            self._peeker.stop if self._peeker else None,
             self.seen_log.stop if self.seen_log else None,
             self.producer.stop if self.producer else None,
             self.store.close if self.store else None,

@@ -23,6 +23,7 @@ from typing import Any
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from aiokafka.errors import KafkaError
 
 from stream.errors import BrokerError
 from stream.kafka.clients import groupless
@@ -136,11 +137,22 @@ class SeenLog:
         consumer.assign(tps)
         await consumer.seek_to_beginning(*tps)
         token = SENTINEL_PREFIX + uuid.uuid4().hex.encode()
-        sends = [
-            await self.producer.send(self.topic, key=token, value=None, partition=tp.partition)
-            for tp in tps
-        ]
-        await asyncio.gather(*sends)
+        while True:
+            try:
+                sends = [
+                    await self.producer.send(
+                        self.topic, key=token, value=None, partition=tp.partition
+                    )
+                    for tp in tps
+                ]
+                await asyncio.gather(*sends)
+                break
+            except KafkaError as exc:
+                # Seen right after a broker restart (Tansu answers UnknownError for a while).
+                if time.monotonic() >= deadline:
+                    raise IndexRestoreError(f"sentinels not accepted: {exc!r}") from None
+                log.warning("duplicate index: sentinel send failed (%r); retrying", exc)
+                await asyncio.sleep(0.5)
         pending = set(tps)
         while pending and time.monotonic() < deadline:
             batches = await consumer.getmany(timeout_ms=500, max_records=5000)

@@ -58,6 +58,7 @@ class StageLoop:
         stall_s: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        peek: Callable[[TopicPartition, int], Awaitable[bool]] | None = None,
     ) -> None:
         self.stage = stage
         self.consumer = consumer
@@ -68,10 +69,14 @@ class StageLoop:
         self.stall_s = stall_s
         self._clock = clock
         self._sleep = sleep
+        self.peek = peek
+        """Whether a record exists at or after an offset (a groupless read); None: no check."""
         self.processed = 0
         self.running = False
         self.positions: dict[TopicPartition, int] = {}
         self._lag_reported: set[tuple[str, int]] = set()
+        self._committed: dict[TopicPartition, int] = {}
+        """Offsets this loop committed successfully (what the broker must still hold)."""
         self._dead_lettered: set[SourceKey] = set()
         """Inputs whose dead letter is acknowledged but whose offset is not committed yet."""
         self.last_progress = clock()
@@ -79,6 +84,9 @@ class StageLoop:
         """True while fetched inputs wait for a retry or the broker cannot be reached."""
         self._probed_at = clock()
         self.broker_ok = True
+        self._outage = False
+        """The probe found the broker unreachable (or without the input topic) since the last
+        check of our positions."""
 
     # -- watchdog -----------------------------------------------------------------------------
 
@@ -113,39 +121,73 @@ class StageLoop:
         try:
             client = self.consumer._client
             ok = await asyncio.wait_for(client.force_metadata_update(), PROBE_EVERY_S)
+            if ok:
+                await self._check_commits()
             if not ok or self.stage.settings.topic_answers not in client.cluster.topics():
                 problem = "the broker is unreachable or lost the input topic"
-            elif await self._behind():
+                self._outage = True
+            elif self._outage:
+                await self._check_positions()
+                self._outage = False
+            if problem is None and await self._behind():
                 problem = "records wait on assigned partitions but none are fetched"
         except (KafkaError, OSError, TimeoutError) as exc:
             problem = f"broker probe failed: {type(exc).__name__}: {exc}"
         self.broker_ok = problem is None
+        log.debug("probe: %s", problem or "ok")
         if problem is not None and not self._waiting:
             log.warning("%s", problem)
             self._waiting = True
 
     async def _behind(self) -> bool:
-        assigned = sorted(self.consumer.assignment())
-        if not assigned:
+        """Records wait past our fetch position on an assigned partition. Asked of the broker
+        through `peek` (a groupless read at that position): end offsets cannot tell, Tansu
+        reports the first offset of the last batch there."""
+        if self.peek is None:
             return False
-        ends = await asyncio.wait_for(self.consumer.end_offsets(assigned), PROBE_EVERY_S)
-        for tp in assigned:
+        for tp in sorted(self.consumer.assignment()):
             try:
                 position = await asyncio.wait_for(self.consumer.position(tp), 1.0)
             except TimeoutError:
-                return bool(ends.get(tp))  # no fetch position at all while records exist
-            end = ends.get(tp, 0)
-            if position > end:
-                # The log is shorter than what we read: the broker lost records (a memory-only
-                # broker restarted, the topic was recreated). Fetching would wait for offsets
-                # that may never come; a restart re-creates the topics and starts clean.
-                raise StalledError(
-                    f"fetch position {position} is past the end {end} of {tp.topic}:"
-                    f"{tp.partition}; the broker lost records"
-                )
-            if end > position:
+                # No fetch position at all: start from the group's committed offset.
+                committed = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
+                position = committed or 0
+            if await asyncio.wait_for(self.peek(tp, position), PROBE_EVERY_S):
                 return True
         return False
+
+    async def _check_positions(self) -> None:
+        """After the broker was unreachable: a fetch position with no committed offset behind
+        it means the group's state is gone while we kept reading from where we were — on a
+        new, empty log that position skips every record before it."""
+        for tp in sorted(self.consumer.assignment()):
+            try:
+                position = await asyncio.wait_for(self.consumer.position(tp), 1.0)
+            except TimeoutError:
+                continue  # being reset from the committed offset: nothing stale
+            committed = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
+            if position > 0 and committed is None:
+                raise StalledError(
+                    f"after the broker came back, {tp.topic}:{tp.partition} has no committed "
+                    f"offset but we read from {position}: the broker lost its data; "
+                    "restarting clean"
+                )
+
+    async def _check_commits(self) -> None:
+        """The broker must still hold the offsets we committed. If it lost them (a memory-only
+        broker restarted, the group's state was wiped), it lost the log too: our fetch
+        position may lie past the end of the new one and records before it would be skipped.
+        A restart re-creates the topics and starts clean. (End offsets cannot tell: Tansu
+        reports the first offset of the last batch there.)"""
+        # Every partition this worker ever committed, assigned now or not: the group's offsets
+        # only move forward, so one lower (or gone) means the broker lost them.
+        for tp, ours in sorted(self._committed.items()):
+            theirs = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
+            if theirs is None or theirs < ours:
+                raise StalledError(
+                    f"the broker lost committed offsets ({tp.topic}:{tp.partition} committed "
+                    f"{ours}, broker has {theirs}): it lost its data; restarting clean"
+                )
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -203,6 +245,7 @@ class StageLoop:
         offsets = {tp: records[-1].offset + 1 for tp, records in batches.items()}
         try:
             await self.consumer.commit(offsets)
+            self._committed.update(offsets)
         except CommitFailedError as exc:
             # A rebalance moved the partitions: their new owner re-reads from the last commit
             # and the duplicate index (or the deterministic ids) absorbs the repeat.

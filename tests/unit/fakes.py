@@ -82,7 +82,7 @@ class FakeConsumer:
             TopicPartition(topic, p): [] for p in range(partitions)
         }
         self.positions = dict.fromkeys(self.logs, 0)
-        self.committed: dict[TopicPartition, int] = {}
+        self.commits: dict[TopicPartition, int] = {}
         self.commit_error: Callable[[], BaseException | None] = lambda: None
         self.on_empty: Callable[[], None] | None = None
         self._client = FakeClient({topic})
@@ -114,7 +114,7 @@ class FakeConsumer:
         error = self.commit_error()
         if error is not None:
             raise error
-        self.committed.update(offsets)
+        self.commits.update(offsets)
 
     def assignment(self) -> set[TopicPartition]:
         return set(self.assigned)
@@ -124,6 +124,13 @@ class FakeConsumer:
 
     async def end_offsets(self, tps: list[TopicPartition]) -> dict[TopicPartition, int]:
         return {tp: len(self.logs[tp]) for tp in tps}
+
+    async def peek(self, tp: TopicPartition, offset: int) -> bool:
+        """The broker's view, whatever the (possibly stuck) group consumer fetches."""
+        return len(self.logs[tp]) > offset
+
+    async def committed(self, tp: TopicPartition) -> int | None:
+        return self.commits.get(tp)
 
     async def position(self, tp: TopicPartition) -> int:
         if self.stuck:
@@ -207,7 +214,7 @@ class Rig:
 
         def done() -> bool:
             return all(
-                self.consumer.committed.get(tp, 0) >= len(log)
+                self.consumer.commits.get(tp, 0) >= len(log)
                 for tp, log in self.consumer.logs.items()
             )
 
@@ -221,7 +228,7 @@ class Rig:
 
         self.consumer.on_empty = stop_when_done
         await asyncio.wait_for(self.loop.run(), 20)
-        assert done(), f"not everything was committed: {self.consumer.committed}"
+        assert done(), f"not everything was committed: {self.consumer.commits}"
 
 
 def rig(*, checker: Any = None, stall_s: float = 60.0, partitions: int = 1, **changes: Any) -> Rig:
@@ -244,5 +251,6 @@ def rig(*, checker: Any = None, stall_s: float = 60.0, partitions: int = 1, **ch
         stall_s=stall_s,
         clock=clock,
         sleep=clock.sleep,
+        peek=consumer.peek,
     )
     return Rig(s, consumer, producer, metrics, stage, seen, seen_log, loop, clock)

@@ -204,7 +204,7 @@ async def test_a_loop_that_cannot_send_exits_as_stalled() -> None:
     r.producer.fail = lambda _: KafkaConnectionError("down")
     with pytest.raises(StalledError):
         await r.loop.run()
-    assert r.consumer.committed == {}
+    assert r.consumer.commits == {}
     assert r.metrics.registry.get_sample_value("citegate_stalled") == 1
 
 
@@ -254,18 +254,42 @@ async def test_a_consumer_that_holds_partitions_but_fetches_nothing_is_stalled()
     assert r.decisions() == []
 
 
-async def test_a_fetch_position_past_the_end_of_the_log_stops_the_worker() -> None:
+async def test_a_broker_that_lost_our_committed_offsets_stops_the_worker() -> None:
     r = rig(stall_s=30)
     for a in demo_answers()[:3]:
         r.consumer.append(raw(a))
     await r.drain()
     for log in r.consumer.logs.values():
-        log.clear()  # the broker restarted empty; our position is still 3
+        log.clear()  # the broker restarted empty: no log, no committed offsets
+    r.consumer.commits.clear()
     clock = r.clock
 
     def tick() -> None:
         clock.now += 1.0
 
     r.consumer.on_empty = tick
-    with pytest.raises(StalledError, match="lost records"):
+    with pytest.raises(StalledError, match="lost committed offsets"):
+        await r.loop.run()
+
+
+async def test_after_an_outage_a_position_without_a_commit_stops_the_worker() -> None:
+    """A worker that never committed itself still notices the broker lost the group's state."""
+    r = rig(stall_s=30)
+    for a in demo_answers()[:3]:
+        r.consumer.append(raw(a))
+    await r.drain()
+    r.loop._committed.clear()  # as if another worker had made every commit
+    r.consumer.commits.clear()
+    client = r.consumer._client
+    clock = r.clock
+    polls = 0
+
+    def tick() -> None:
+        nonlocal polls
+        polls += 1
+        clock.now += 1.0
+        client.reachable = not 3 <= polls <= 8  # the broker goes away and comes back
+
+    r.consumer.on_empty = tick
+    with pytest.raises(StalledError, match="no committed offset"):
         await r.loop.run()
