@@ -65,10 +65,11 @@ class OutputRejectedError(BrokerError):
 
 
 class StalledError(CitegateError):
-    """The consume loop made no progress for too long: exit so a supervisor restarts us."""
+    """The consume loop made no progress for too long, or the broker lost its data: retrying
+    in this process cannot help; the worker exits 1 so its supervisor starts it afresh."""
 
     code = "stalled"
-    retriable = True
+    retriable = False
 
 
 def is_retriable(exc: BaseException) -> bool:

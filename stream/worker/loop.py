@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from aiokafka import ConsumerRecord, TopicPartition
@@ -173,7 +173,7 @@ class StageLoop:
                     "restarting clean"
                 )
 
-    async def _check_commits(self) -> None:
+    async def _check_commits(self, only: Iterable[TopicPartition] | None = None) -> None:
         """The broker must still hold the offsets we committed. If it lost them (a memory-only
         broker restarted, the group's state was wiped), it lost the log too: our fetch
         position may lie past the end of the new one and records before it would be skipped.
@@ -181,7 +181,11 @@ class StageLoop:
         reports the first offset of the last batch there.)"""
         # Every partition this worker ever committed, assigned now or not: the group's offsets
         # only move forward, so one lower (or gone) means the broker lost them.
-        for tp, ours in sorted(self._committed.items()):
+        wanted = self._committed if only is None else dict.fromkeys(only)
+        for tp in sorted(wanted):
+            ours = self._committed.get(tp)
+            if ours is None:
+                continue
             theirs = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
             if theirs is None or theirs < ours:
                 raise StalledError(
@@ -243,6 +247,9 @@ class StageLoop:
         )
         self.stage.settle()
         offsets = {tp: records[-1].offset + 1 for tp, records in batches.items()}
+        # Before committing: if the broker lost what we committed, it lost the log too, and
+        # this batch may have been read from a stale position past records never seen.
+        await self._check_commits(offsets)
         try:
             await self.consumer.commit(offsets)
             self._committed.update(offsets)

@@ -293,3 +293,21 @@ async def test_after_an_outage_a_position_without_a_commit_stops_the_worker() ->
     r.consumer.on_empty = tick
     with pytest.raises(StalledError, match="no committed offset"):
         await r.loop.run()
+
+
+async def test_a_batch_read_after_the_broker_lost_our_commits_is_not_committed() -> None:
+    """A consumer kept its stale position on a new log: the records before it were never
+    read. The check before the commit stops the worker instead of committing past them."""
+    r = rig()
+    for a in demo_answers()[:3]:
+        r.consumer.append(raw(a))
+    await r.drain()
+    r.consumer.commits.clear()  # the broker restarted empty...
+    tp = next(iter(r.consumer.logs))
+    r.consumer.logs[tp][:] = []
+    for a in demo_answers()[3:7]:  # ...and new answers arrive at offsets 0..3
+        r.consumer.append(raw(a))
+    r.consumer.seek(tp, 3)  # our stale position
+    with pytest.raises(StalledError, match="lost committed offsets"):
+        await r.loop.run()
+    assert r.consumer.commits == {}, "nothing committed past offsets 0..2"
