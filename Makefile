@@ -31,7 +31,7 @@ integration: $(STAMP)
 	$(BIN)/pytest tests/integration -q
 
 # The fault suite (embedded broker + local PostgreSQL, loopback only): prints one table of
-# figures and exits 1 when a target is missed. `make test` runs it as tests/faults/test_faults.py.
+# figures and exits 1 when a target is missed. `make test` runs it as tests/integration/test_faults.py.
 faults: $(STAMP)
 	$(BIN)/python -m tests.faults.suite
 
