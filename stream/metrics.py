@@ -168,6 +168,28 @@ class Metrics:
             ["route"],
             registry=r,
         )
+        self.checker_errors = Counter(
+            "citegate_checker_errors",
+            "Semantic checker exceptions (claims left `unknown`), by exception kind.",
+            ["checker", "checker_version", "kind"],
+            registry=r,
+        )
+        self.seen_malformed = Counter(
+            "citegate_seen_marks_malformed",
+            "Duplicate-index marks that could not be read (ignored on restore and tail).",
+            registry=r,
+        )
+        self.retries = Counter(
+            "citegate_batch_retries",
+            "Batches rewound and retried, by the error code that caused it.",
+            ["code"],
+            registry=r,
+        )
+        self.stalled = Gauge(
+            "citegate_stalled",
+            "1 when the consume loop made no progress for CITEGATE_STALL_S while inputs wait.",
+            registry=r,
+        )
         self._slices: set[tuple[str, ...]] = set()
         # Children with a closed set of label values start at 0, so ratios and increase() see
         # the first event instead of a series that appears out of nowhere.

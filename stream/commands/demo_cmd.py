@@ -73,6 +73,26 @@ async def import_corpus(store_url: str, path: Path) -> tuple[int, int]:
         await store.close()
 
 
+WORKER_STOP_S = 5.0
+"""How long the demo waits for its worker's clean exit before SIGKILL: the demo's outputs are
+acknowledged and committed already, so a kill loses nothing."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # unwinds through `finally`: the worker is stopped too
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is not None:
+        return
+    worker.send_signal(signal.SIGTERM)
+    try:
+        worker.wait(timeout=WORKER_STOP_S)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
 def wait_ready(
     url: str, proc: subprocess.Popen[bytes], timeout: float, what: str = "the worker"
 ) -> None:
@@ -95,10 +115,6 @@ class DemoReview:
     proc: subprocess.Popen[bytes]
     port: int
     token: str
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def _port_free(port: int) -> bool:
@@ -287,7 +303,16 @@ def run(args: argparse.Namespace) -> int:
         ]
         log_path = workdir / "worker.log"
         with log_path.open("wb") as log_file:
-            worker = subprocess.Popen(cmd, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+            # Its own session: Ctrl-C reaches only this process, which then stops the worker
+            # once (SIGTERM), instead of both racing through two shutdowns.
+            worker = subprocess.Popen(
+                cmd,
+                env=env,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        previous = signal.signal(signal.SIGTERM, _terminated)
         print(f"worker log: {log_path}")
         children: list[subprocess.Popen[bytes]] = []
         try:
@@ -334,17 +359,12 @@ def run(args: argparse.Namespace) -> int:
                     f"token {review.token}; log {workdir / 'review.log'})"
                 )
                 print("keeping the broker, worker and review server up; Ctrl-C to stop")
-                # SIGTERM (e.g. `timeout`) stops like Ctrl-C: children are stopped, not orphaned.
-                signal.signal(signal.SIGTERM, _interrupt)
+                # SIGTERM (e.g. `timeout`) unwinds through `finally` like Ctrl-C: children are
+                # stopped, not orphaned.
                 with contextlib.suppress(KeyboardInterrupt):
                     worker.wait()
             return 0 if decided == len(answers) else 1
         finally:
+            signal.signal(signal.SIGTERM, previous)
             for child in (*children, worker):
-                if child.poll() is None:
-                    child.send_signal(signal.SIGTERM)
-                    try:
-                        child.wait(timeout=20)
-                    except subprocess.TimeoutExpired:
-                        child.kill()
-                        child.wait()
+                stop_worker(child)

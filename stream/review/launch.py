@@ -10,7 +10,7 @@ from pathlib import Path
 
 from aiokafka import AIOKafkaProducer
 
-from stream.corpus.store import open_store, redact_url
+from stream.corpus.store import open_store
 from stream.kafka.clients import (
     bootstrap_servers,
     create_topics,
@@ -23,6 +23,7 @@ from stream.review.feed import RecordFetcher, TopicFeed
 from stream.review.metrics import ReviewMetrics
 from stream.review.queue import ReviewQueue
 from stream.review.server import ReviewService, make_app, serve
+from stream.secret import redact_url
 from stream.settings import Settings
 from stream.stage import OutRecord
 

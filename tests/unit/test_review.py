@@ -32,10 +32,14 @@ from stream.verify.pipeline import verify_answer
 from stream.verify.policy import Policy
 
 XSS_DOC = 'doc"><script>window.__xss=1</script>'
-QUOTE = 'Ibuprofen relieves mild pain <img src=x onerror="alert(2)"> and fever.'
+# The answer text is the quote itself: every published sentence must be covered by a claim, so
+# the script payload lives inside the covered sentence rather than in a trailing one.
+QUOTE = (
+    'Ibuprofen relieves mild pain <img src=x onerror="alert(2)"> and fever '
+    "<script>window.__xss=3</script>."
+)
 DOC_TEXT = f"Patient leaflet. {QUOTE} Do not exceed the dose."
 NEWER_TEXT = "Patient leaflet, 2027. Ibuprofen relieves mild pain."
-ANSWER_TAIL = " <script>window.__xss=3</script>"
 
 
 def doc(document_id: str, version: str, text: str) -> Document:
@@ -53,7 +57,7 @@ def answer_obj(answer_id: str = "a1", event_id: str = "evt-1", **extra: Any) -> 
         "corpus": {"id": "kb", "version": "1"},
         "generator": {"name": "gen", "version": "2"},
         "retriever": {"name": "ret", "version": "3"},
-        "answer": QUOTE + ANSWER_TAIL,
+        "answer": QUOTE,
         "claims": [{"id": "c1", "text": QUOTE, "citation_ids": ["q1"]}],
         "citations": [
             {
