@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck rules unit integration coverage clean
+.PHONY: demo test lint typecheck rules unit integration coverage faults clean
 
 # First run only: say what is happening before the slow part, and let pip show its progress.
 $(STAMP): pyproject.toml
@@ -35,6 +35,11 @@ unit: $(STAMP)
 
 integration: $(STAMP)
 	$(BIN)/pytest tests/integration -q
+
+# The fault suite (embedded broker + local PostgreSQL, loopback only): prints one table of
+# figures and exits 1 when a target is missed. `make test` runs it as tests/integration/test_faults.py.
+faults: $(STAMP)
+	$(BIN)/python -m tests.faults.suite
 
 # Prometheus rules: syntax, the config that loads them, and their unit tests. promtool comes
 # with Debian's `prometheus` package (.ci/run installs it); without it this is skipped locally

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
@@ -31,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Kafka client failures reach the user as one `citegate: error:` line; without a handler
+    # of its own, aiokafka's connection errors would also print through logging's last resort.
+    # (The worker configures real handlers, where they are logged as usual.)
+    logging.getLogger("aiokafka").addHandler(logging.NullHandler())
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Command = args.handler

@@ -6,7 +6,9 @@ worker), then UTF-8, JSON, the JSON Schema contract, and finally the semantic li
 
 from __future__ import annotations
 
+import hashlib
 import json
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -27,6 +29,7 @@ SCHEMA_FILES = {
     "claim-verdict": "claim-verdict.schema.json",
     "decision": "decision.schema.json",
     "dead-letter": "dead-letter.schema.json",
+    "review": "review.schema.json",
 }
 
 
@@ -101,7 +104,17 @@ def answer_from_obj(obj: Any, limits: Limits | None = None, *, require_ids: bool
         raise InputError(
             f"answer does not match the schema: {problem}", code=InputCode.SCHEMA_INVALID
         )
-    return parse_answer(obj, limits)
+    return replace(parse_answer(obj, limits), content_digest=content_digest(obj))
+
+
+def content_digest(obj: object) -> str:
+    """sha256 of `obj` as canonical JSON (sorted keys, no whitespace).
+
+    Canonical rather than the raw bytes, so the same answer re-serialized by a producer's retry
+    (or pretty-printed in a file for `citegate verify`) keeps its id; the answer_id is part of
+    the content, so two answers with the same text never share one.
+    """
+    return hashlib.sha256(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 def decode_answer(

@@ -51,5 +51,27 @@ class CorpusUnavailableError(CorpusError):
 
 
 class BrokerError(CitegateError):
+    """The broker could not take or give records right now (connection, timeout, metadata)."""
+
     code = "broker_error"
     retriable = True
+
+
+class OutputRejectedError(BrokerError):
+    """The broker refused one output record for good (too large): retrying cannot help."""
+
+    code = "output_rejected"
+    retriable = False
+
+
+class StalledError(CitegateError):
+    """The consume loop made no progress for too long, or the broker lost its data: retrying
+    in this process cannot help; the worker exits 1 so its supervisor starts it afresh."""
+
+    code = "stalled"
+    retriable = False
+
+
+def is_retriable(exc: BaseException) -> bool:
+    """The one retry rule: a `CitegateError` says so itself; anything else is not retried."""
+    return isinstance(exc, CitegateError) and exc.retriable

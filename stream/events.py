@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from stream.verify.model import AnswerResult, ClaimVerdict, Ref
+from stream.verify.model import Answer, AnswerResult, ClaimVerdict, Ref
 
 CLAIM_VERDICT_SCHEMA = "citegate.claim-verdict.v1"
 DECISION_SCHEMA = "citegate.decision.v1"
@@ -56,12 +56,22 @@ class Envelope:
     mode: str = "live"
 
 
-def source_event_id(result: AnswerResult) -> str:
-    """The input's event id, or (offline) a digest of the answer so ids stay deterministic."""
-    answer = result.answer
+def input_event_id(answer: Answer) -> str:
+    """The one id of an input: the producer's `event_id`, else its content digest.
+
+    The stage, the duplicate index, the output events and replay all use this function. The
+    digest covers the whole event (answer_id included), so different answers never share an id.
+    """
     if answer.event_id:
         return answer.event_id
-    return "sha256:" + hashlib.sha256(answer.answer.encode("utf-8")).hexdigest()[:32]
+    if answer.content_digest:
+        return "sha256:" + answer.content_digest[:32]
+    # Only answers built without the codec (library use, tests) lack a digest.
+    return "sha256:" + derive_id("answer", answer.answer_id, answer.answer, repr(answer.claims))
+
+
+def source_event_id(result: AnswerResult) -> str:
+    return input_event_id(result.answer)
 
 
 def _versions(result: AnswerResult) -> dict[str, object]:
@@ -187,6 +197,29 @@ def verify_report(
     return out
 
 
+MAX_DEAD_LETTER_ORIGINAL = 64 * 1024
+"""Bytes of a refused input a dead letter keeps. Bounded, so a dead letter always fits in one
+produce request (a 16 MB input once stalled every partition); `original_size` and
+`original_sha256` still identify the whole input."""
+MAX_DEAD_LETTER_TEXT = 2048
+"""Characters of the message and the key a dead letter keeps."""
+
+
+def _original(raw: bytes, limit: int) -> tuple[str, str]:
+    kept = raw[:limit]
+    try:
+        return kept.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as exc:
+        # A cut inside a multi-byte character is not a reason to fall back to base64.
+        if (
+            len(raw) > limit
+            and exc.start >= len(kept) - 3
+            and exc.reason == "unexpected end of data"
+        ):
+            return kept[: exc.start].decode("utf-8"), "utf-8"
+        return base64.b64encode(kept).decode("ascii"), "base64"
+
+
 def dead_letter_event(
     reason: str,
     message: str,
@@ -194,24 +227,27 @@ def dead_letter_event(
     source: Source,
     key: bytes | None,
     extra: Mapping[str, object] | None = None,
+    *,
+    max_original: int = MAX_DEAD_LETTER_ORIGINAL,
 ) -> dict[str, Any]:
-    """A refused input, kept whole: UTF-8 text when it decodes, base64 otherwise."""
-    try:
-        original, encoding = raw.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        original, encoding = base64.b64encode(raw).decode("ascii"), "base64"
-    key_text = None if key is None else key.decode("utf-8", "backslashreplace")
+    """A refused input: its first `max_original` bytes (UTF-8 text, else base64), size and hash."""
+    original, encoding = _original(raw, max_original)
+    key_text = (
+        None if key is None else key[:MAX_DEAD_LETTER_TEXT].decode("utf-8", "backslashreplace")
+    )
     return {
         "schema": DEAD_LETTER_SCHEMA,
         "event_id": derive_id(
             "dead-letter", source.topic, str(source.partition), str(source.offset), reason
         ),
         "reason": reason,
-        "message": message,
+        "message": message[:MAX_DEAD_LETTER_TEXT],
         "source": source.to_dict(),
         "key": key_text,
         "original": original,
         "original_encoding": encoding,
         "original_size": len(raw),
+        "original_sha256": hashlib.sha256(raw).hexdigest(),
+        "truncated": len(raw) > max_original,
         **(dict(extra) if extra else {}),
     }

@@ -39,6 +39,15 @@ SUFFIXES = {
 }
 
 
+def exposed_names(registry: CollectorRegistry) -> set[str]:
+    """Every sample name a registry can expose, observed yet or not (metric families plus
+    their type's suffixes), e.g. `citegate_processing_seconds_bucket`."""
+    out: set[str] = set()
+    for family in registry.collect():
+        out.update(family.name + suffix for suffix in SUFFIXES.get(family.type, ("",)))
+    return out
+
+
 class LabelCap:
     """Remembers up to `cap` distinct values per label name; the rest become `__other__`."""
 
@@ -182,6 +191,28 @@ class Metrics:
             ["route"],
             registry=r,
         )
+        self.checker_errors = Counter(
+            "citegate_checker_errors",
+            "Semantic checker exceptions (claims left `unknown`), by exception kind.",
+            ["checker", "checker_version", "kind"],
+            registry=r,
+        )
+        self.seen_malformed = Counter(
+            "citegate_seen_marks_malformed",
+            "Duplicate-index marks that could not be read (ignored on restore and tail).",
+            registry=r,
+        )
+        self.retries = Counter(
+            "citegate_batch_retries",
+            "Batches rewound and retried, by the error code that caused it.",
+            ["code"],
+            registry=r,
+        )
+        self.stalled = Gauge(
+            "citegate_stalled",
+            "1 when the consume loop made no progress for CITEGATE_STALL_S while inputs wait.",
+            registry=r,
+        )
         self._slices: set[tuple[str, ...]] = set()
         # Children with a closed set of label values start at 0, so ratios and increase() see
         # the first event instead of a series that appears out of nowhere.
@@ -258,12 +289,7 @@ class Metrics:
             self.consumer_lag.labels(topic=topic, partition=str(partition)).set(lag)
 
     def exposed_names(self) -> set[str]:
-        """Every sample name the registry can expose, observed yet or not (metric families
-        plus their type's suffixes), e.g. `citegate_processing_seconds_bucket`."""
-        out: set[str] = set()
-        for family in self.registry.collect():
-            out.update(family.name + suffix for suffix in SUFFIXES.get(family.type, ("",)))
-        return out
+        return exposed_names(self.registry)
 
     def names(self) -> Iterable[str]:
         """Sample names this bundle exports (for tests that check deploy/ uses real names)."""

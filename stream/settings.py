@@ -1,7 +1,9 @@
 """One frozen settings object. Every `CITEGATE_*` variable is declared here, once.
 
 Precedence: built-in default < environment variable < command-line flag. Secrets (SASL
-password, model API key) are read from the environment only and never printed (`redacted()`).
+password, model API key) are read from the environment only and held as `Secret`, which never
+prints itself; URLs (store, broker, model endpoint) are shown with their passwords masked, in
+`redacted()` and in `repr()` alike.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from stream.errors import UsageError
+from stream.secret import Secret, redact_url
 
 MiB = 1024 * 1024
 
@@ -43,7 +46,7 @@ def _band(raw: str) -> tuple[float, float]:
     return lo, hi
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Settings:
     broker: str = field(
         default="embedded",
@@ -75,6 +78,10 @@ class Settings:
     )
     topic_replay: str = field(
         default="rag.decisions.replay", metadata=_env("TOPIC_REPLAY", "output topic of replays")
+    )
+    topic_reviews: str = field(
+        default="rag.reviews",
+        metadata=_env("TOPIC_REVIEWS", "reviewer decisions on manual-review answers"),
     )
     session_timeout_ms: int = field(
         default=6000,
@@ -120,6 +127,35 @@ class Settings:
     corpus_backoff_s: float = field(
         default=0.2, metadata=_env("CORPUS_BACKOFF_S", "first retry delay; doubles per attempt")
     )
+    corpus_timeout_s: float = field(
+        default=2.0,
+        metadata=_env(
+            "CORPUS_TIMEOUT_S",
+            "per store lookup; a store that accepts but never answers counts as unavailable",
+        ),
+    )
+    corpus_breaker_s: float = field(
+        default=2.0,
+        metadata=_env(
+            "CORPUS_BREAKER_S",
+            "after a lookup found the store unavailable, lookups fail fast this long (0: off)",
+        ),
+    )
+    stall_s: float = field(
+        default=60.0,
+        metadata=_env(
+            "STALL_S",
+            "no progress this long while inputs wait (or the broker lost the input topic): "
+            "the worker exits 1 so its supervisor restarts it; /readyz is 503 after 5 s",
+        ),
+    )
+    restore_timeout_s: float = field(
+        default=60.0,
+        metadata=_env(
+            "RESTORE_TIMEOUT_S",
+            "duplicate-index restore at start; not complete in time = the worker exits 1",
+        ),
+    )
     web_host: str = field(
         default="127.0.0.1", metadata=_env("WEB_HOST", "address of /metrics, /healthz, /readyz")
     )
@@ -155,9 +191,8 @@ class Settings:
     llm_model: str | None = field(
         default=None, metadata=_env("LLM_MODEL", "model name sent to the model checker endpoint")
     )
-    llm_api_key: str | None = field(
+    llm_api_key: Secret | None = field(
         default=None,
-        repr=False,
         metadata=_env(
             "LLM_API_KEY",
             "bearer token for the model endpoint (environment only, never logged)",
@@ -207,7 +242,7 @@ class Settings:
     sasl_username: str | None = field(
         default=None, metadata=_env("SASL_USERNAME", "Kafka SASL user")
     )
-    sasl_password: str | None = field(
+    sasl_password: Secret | None = field(
         default=None,
         metadata=_env(
             "SASL_PASSWORD", "Kafka SASL password (environment only, never logged)", secret=True
@@ -221,6 +256,20 @@ class Settings:
         default=None,
         metadata=_env(
             "RULES_CONFIG", "calibrated rules checker config (TOML) for `rules` and `cascade`"
+        ),
+    )
+    review_host: str = field(
+        default="127.0.0.1",
+        metadata=_env("REVIEW_HOST", "address `citegate review` listens on (loopback by default)"),
+    )
+    review_port: int = field(
+        default=8088, metadata=_env("REVIEW_PORT", "port of the `citegate review` web server")
+    )
+    review_tokens_file: str = field(
+        default=".citegate/review-tokens",
+        metadata=_env(
+            "REVIEW_TOKENS_FILE",
+            "reviewer token hashes, one `name:sha256:HEX` a line (`citegate review add-token`)",
         ),
     )
 
@@ -237,12 +286,20 @@ class Settings:
                 except ValueError as exc:
                     raise UsageError(f"{name}: {exc}") from None
         values.update({k: v for k, v in overrides.items() if v is not None})
+        for f in fields(cls):
+            if f.metadata["secret"] and isinstance(values.get(f.name), str):
+                values[f.name] = Secret(values[f.name])
         settings = cls(**values)
         settings.validate()
         return settings
 
     def validate(self) -> None:
+        """Every size, count, timeout and window must be positive (a zero batch or a negative
+        timeout would stall or spin the loop)."""
         for name in (
+            "batch_max_records",
+            "session_timeout_ms",
+            "dedup_window_s",
             "partitions",
             "max_event_bytes",
             "max_claims",
@@ -253,8 +310,9 @@ class Settings:
         ):
             if getattr(self, name) < 1:
                 raise UsageError(f"{name} must be at least 1")
-        if not 1 <= self.web_port <= 65535:
-            raise UsageError("web_port must be 1..65535")
+        for name in ("web_port", "review_port"):
+            if not 1 <= getattr(self, name) <= 65535:
+                raise UsageError(f"{name} must be 1..65535")
         if self.llm_retries < 0:
             raise UsageError("llm_retries must be at least 0")
         for name in ("llm_concurrency", "llm_breaker_failures"):
@@ -262,17 +320,31 @@ class Settings:
                 raise UsageError(f"{name} must be at least 1")
         if self.llm_timeout_s <= 0 or self.llm_breaker_reset_s < 0:
             raise UsageError("llm_timeout_s must be positive, llm_breaker_reset_s not negative")
+        for name in ("corpus_timeout_s", "stall_s", "restore_timeout_s"):
+            if not getattr(self, name) > 0:
+                raise UsageError(f"{name} must be positive")
+        for name in ("negative_cache_s", "corpus_backoff_s", "corpus_breaker_s"):
+            if not getattr(self, name) >= 0:
+                raise UsageError(f"{name} must not be negative")
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
 
     def redacted(self) -> dict[str, object]:
-        """Settings safe to log: secrets replaced by `***`."""
+        """Settings safe to log: secrets `***`, passwords and tokens in URLs masked."""
         out: dict[str, object] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            out[f.name] = "***" if f.metadata["secret"] and value else value
+            if f.metadata["secret"] and value:
+                value = "***"
+            elif f.name in URL_FIELDS and isinstance(value, str):
+                value = redact_url(value)
+            out[f.name] = value
         return out
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.redacted().items())
+        return f"Settings({shown})"
 
 
 def _parser_for(type_: object) -> Callable[[str], Any]:
@@ -286,7 +358,12 @@ def _parser_for(type_: object) -> Callable[[str], Any]:
     return str
 
 
+URL_FIELDS = frozenset({"broker", "store", "llm_url"})
+"""Settings that are URLs and may carry a password or token."""
+
 _PARSERS: dict[str, Callable[[str], Any]] = {
+    "llm_api_key": Secret,
+    "sasl_password": Secret,
     "force_review_domains": _domains,
     "cascade_signals": _domains,
     "cascade_band": _band,

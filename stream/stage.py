@@ -7,22 +7,22 @@ sends them and commits; this module never touches Kafka.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from stream.checkers.base import AsyncChecker
+from stream.checkers.base import AsyncChecker, CheckerErrors
 from stream.codec import decode_answer, encode
-from stream.errors import CorpusUnavailableError, InputError
+from stream.errors import CitegateError, CorpusUnavailableError, InputError, is_retriable
 from stream.events import (
     Envelope,
     Source,
     claim_verdict_event,
     dead_letter_event,
     decision_event,
+    input_event_id,
 )
 from stream.metrics import Metrics
 from stream.settings import Settings
@@ -50,14 +50,16 @@ class SnapshotSource(Protocol):
 class SeenIndex(Protocol):
     """Input event ids already decided (the worker's durable duplicate index)."""
 
-    def contains(self, event_id: str) -> bool: ...
+    def digest(self, event_id: str) -> str | None:
+        """The content digest decided under `event_id` ("" if unknown), None if not seen."""
+        ...
 
 
 class NothingSeen:
     """No duplicate index: replay re-verifies every record it reads."""
 
-    def contains(self, event_id: str) -> bool:
-        return False
+    def digest(self, event_id: str) -> str | None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +89,8 @@ class Outcome:
     dead_letters: tuple[OutRecord, ...] = ()
     event_id: str | None = None
     result: AnswerResult | None = None
-
-
-def input_event_id(answer: Answer, raw: bytes) -> str:
-    """The producer's event id, or a digest of the bytes for producers that send none."""
-    return answer.event_id or "sha256:" + hashlib.sha256(raw).hexdigest()[:32]
+    digest: str = ""
+    """Content digest of the input, recorded with `event_id` in the duplicate index."""
 
 
 class Stage:
@@ -121,8 +120,9 @@ class Stage:
         self.limits = Limits(settings.max_claims, settings.max_citations_per_claim)
         self.policy = Policy(settings.force_review_domains)
         self.options = CheckOptions(relocate_quotes=settings.relocate_quotes)
-        self.inflight: set[str] = set()
-        """Event ids processed but not yet in the durable index (same-batch duplicates)."""
+        self.checker_errors = CheckerErrors(checker.ref, metrics)
+        self.inflight: dict[str, str] = {}
+        """Event id -> digest, processed but not yet in the durable index (same batch)."""
 
     def settle(self) -> None:
         """The batch is durable (marked) or abandoned (rewound): forget in-flight ids."""
@@ -163,14 +163,41 @@ class Stage:
             )
         except InputError as exc:
             return self.dead_letter(record, exc.code, exc.message)
-        event_id = input_event_id(answer, raw)
-        if event_id in self.inflight or self.seen.contains(event_id):
+        except Exception as exc:  # a decoder bug: never crash the loop, never retry forever
+            log.exception("decoding failed for the record at %s", record.source)
+            return self.dead_letter(
+                record,
+                InputCode.PROCESSING_FAILED,
+                f"processing failed: {type(exc).__name__}: {exc}",
+            )
+        event_id = input_event_id(answer)
+        digest = answer.content_digest or ""
+        prior = self.inflight.get(event_id)
+        if prior is None:
+            prior = self.seen.digest(event_id)
+        if prior is not None:
+            if prior and digest and prior != digest:
+                return self.dead_letter(
+                    record,
+                    InputCode.EVENT_ID_CONFLICT,
+                    f"event_id {event_id!r} was already decided for different content "
+                    f"(sha256 {prior[:12]}…, this event {digest[:12]}…); use a new event_id",
+                )
             self.metrics.duplicates.inc()
             return Outcome("duplicate", event_id=event_id)
-        self.inflight.add(event_id)
+        self.inflight[event_id] = digest
         try:
             result = await self.verify(answer)
+        except CitegateError as exc:
+            if exc.retriable:
+                raise  # the loop rewinds and retries the batch; nothing is dead-lettered
+            log.exception("processing failed for answer %s", answer.answer_id)
+            return self.dead_letter(
+                record, InputCode.PROCESSING_FAILED, f"processing failed: {exc.code}: {exc}"
+            )
         except Exception as exc:
+            # A bug, not the input's fault, but retrying the same input would fail the same
+            # way forever: dead-letter it once (with the traceback in the log) and go on.
             log.exception("processing failed for answer %s", answer.answer_id)
             return self.dead_letter(
                 record,
@@ -192,7 +219,9 @@ class Stage:
             key,
             encode(decision_event(result, self.checker.ref, env)),
         )
-        return Outcome("decision", verdicts, (decision,), event_id=event_id, result=result)
+        return Outcome(
+            "decision", verdicts, (decision,), event_id=event_id, result=result, digest=digest
+        )
 
     async def verify(self, answer: Answer) -> AnswerResult:
         options = self.options
@@ -203,7 +232,13 @@ class Stage:
         snapshot = await self.corpus.snapshot(refs) if refs else DocumentSnapshot()
         prepared = prepare(answer, snapshot, options)
         started = time.perf_counter()
-        results = await self.checker.check_many(prepared.requests)
+        try:
+            results = await self.checker.check_many(prepared.requests)
+        except Exception as exc:  # a checker failure holds the answer, never passes it
+            if is_retriable(exc):
+                raise
+            self.checker_errors(exc)
+            results = {}
         if prepared.requests:
             per_claim = (time.perf_counter() - started) / len(prepared.requests)
             ref = self.checker.ref
@@ -213,10 +248,3 @@ class Stage:
             for _ in prepared.requests:
                 hist.observe(per_claim)
         return finish(prepared, results, self.checker.ref, self.policy)
-
-
-def ordered(outcomes: Sequence[Outcome]) -> tuple[list[OutRecord], list[OutRecord]]:
-    """Split a batch into two waves: verdicts + dead letters first, decisions after them."""
-    first = [r for o in outcomes for r in (*o.verdicts, *o.dead_letters)]
-    second = [r for o in outcomes for r in o.decisions]
-    return first, second

@@ -26,7 +26,7 @@ def make_checker(
 ) -> AsyncChecker:
     settings = settings or Settings()
     if spec in {"", "rules"}:
-        return SyncChecker(rules_checker(settings))
+        return SyncChecker(rules_checker(settings), metrics)
     if spec == "llm":
         return llm_checker(settings, metrics)
     if spec == "cascade":
@@ -34,14 +34,14 @@ def make_checker(
         if unknown:
             raise UsageError(f"CITEGATE_CASCADE_SIGNALS: unknown signal codes {unknown}")
         return CascadeChecker(
-            SyncChecker(rules_checker(settings)),
+            SyncChecker(rules_checker(settings), metrics),
             llm_checker(settings, metrics),
             settings.cascade_band,
             settings.cascade_signals,
             metrics,
         )
     if spec.endswith(".toml") or Path(spec).is_file():
-        return SyncChecker(RulesChecker(load_rules_config(spec)))
+        return SyncChecker(RulesChecker(load_rules_config(spec)), metrics)
     raise UsageError(f"unknown checker {spec!r}; available: {AVAILABLE}")
 
 

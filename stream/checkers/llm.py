@@ -14,12 +14,14 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
+from stream.checkers.base import CheckerErrors
 from stream.metrics import Metrics
+from stream.secret import Secret, reveal
 from stream.verify.codes import SupportStatus, Verdict
 from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref
 
@@ -60,7 +62,7 @@ class LlmConfig:
 
     url: str
     model: str
-    api_key: str | None = field(default=None, repr=False)
+    api_key: Secret | None = None
     timeout_s: float = 20.0
     retries: int = 2
     backoff_s: float = 0.5
@@ -132,6 +134,7 @@ class LlmChecker:
         self._session: aiohttp.ClientSession | None = None
         self._endpoint = config.url.rstrip("/") + "/chat/completions"
         self._ref = Ref("llm", f"{config.model}@{PROMPT_VERSION}")
+        self._errors = CheckerErrors(self._ref, metrics)
 
     def __repr__(self) -> str:
         return f"LlmChecker(url={self.config.url!r}, model={self.config.model!r})"
@@ -184,8 +187,8 @@ class LlmChecker:
             self._count("malformed")
             log.warning("claim %s: model reply malformed: %s", request.claim_id, exc)
             return self._unknown(request, f"model reply malformed: {exc}")
-        except Exception as exc:  # a checker failure must never pass a claim
-            log.exception("claim %s: model checker failed", request.claim_id)
+        except Exception as exc:  # noqa: BLE001 — counted and logged; never passes a claim
+            self._errors(exc)
             return self._unknown(request, f"model checker failed: {type(exc).__name__}")
         self._count("ok")
         return result
@@ -227,7 +230,7 @@ class LlmChecker:
         assert self._session is not None
         headers = {"Content-Type": "application/json"}
         if self.config.api_key:
-            headers["Authorization"] = f"Bearer {self.config.api_key}"
+            headers["Authorization"] = f"Bearer {self.config.api_key.reveal()}"
         timeout = aiohttp.ClientTimeout(total=self.config.timeout_s)
         async with self._semaphore:
             started = time.perf_counter()
@@ -266,7 +269,7 @@ class LlmChecker:
                 self.metrics.llm_tokens.labels(kind=kind).inc(n)
 
     def _scrub(self, text: str) -> str:
-        key = self.config.api_key
+        key = reveal(self.config.api_key)
         return text.replace(key, "***") if key else text
 
 

@@ -12,6 +12,7 @@ from stream.commands import (
     eval_cmd,
     kafka_cmd,
     replay_cmd,
+    review_cmd,
     verify_cmd,
     worker_cmd,
 )
@@ -27,3 +28,4 @@ def register(sub: Any) -> None:
     calibrate_cmd.register(sub)
     replay_cmd.register(sub)
     bench_cmd.register(sub)
+    review_cmd.register(sub)

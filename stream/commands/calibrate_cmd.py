@@ -17,7 +17,13 @@ from tqdm import tqdm
 from stream.checkers.config import dumps_rules_config, load_rules_config
 from stream.commands.render import table
 from stream.errors import UsageError
-from stream.quality.evaluate import binary_bacc, confusion_matrix, load_records, macro_f1
+from stream.quality.evaluate import (
+    binary_bacc,
+    confusion_matrix,
+    false_accept_rate,
+    load_records,
+    macro_f1,
+)
 from stream.verify.checkers import RulesConfig
 from stream.verify.model import Fragment
 
@@ -30,13 +36,22 @@ def register(sub: Any) -> None:
     p.add_argument("--folds", type=int, default=5, help="cross-validation folds (>= 2)")
     p.add_argument("--l2", type=float, default=30.0, help="L2 regularisation strength")
     p.add_argument("--limit", type=int, default=None, help="first N records per file")
+    p.add_argument(
+        "--max-false-accept",
+        type=float,
+        default=0.05,
+        metavar="RATE",
+        help="highest false-accept rate the threshold may allow on any file (default 0.05)",
+    )
     p.set_defaults(handler=run)
 
 
-def _figures(gold: tuple[str, ...], predicted: list[str]) -> tuple[float | None, float | None]:
+def _figures(
+    gold: tuple[str, ...], predicted: list[str]
+) -> tuple[float | None, float | None, float | None]:
     bacc = binary_bacc(gold, predicted)
     f1 = macro_f1(confusion_matrix(gold, predicted)) if "contradicted" in gold else None
-    return bacc, f1
+    return bacc, f1, false_accept_rate(gold, predicted)
 
 
 def _fmt(v: float | None) -> str:
@@ -46,6 +61,8 @@ def _fmt(v: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.folds < 2:
         raise UsageError("--folds must be at least 2")
+    if not 0.0 <= args.max_false_accept <= 1.0:
+        raise UsageError("--max-false-accept must be between 0 and 1")
     try:
         from stream.quality.calibration import (
             LabelledSet,
@@ -72,14 +89,14 @@ def run(args: argparse.Namespace) -> int:
         sets.append(LabelledSet.from_rows(name, rows, tuple(r.label for r in records)))
     bar.close()
     try:
-        fitted = fit(sets, base, args.l2)
-        held_out = cross_validated(sets, base, args.folds, args.l2)
+        fitted = fit(sets, base, args.l2, args.max_false_accept)
+        held_out = cross_validated(sets, base, args.folds, args.l2, args.max_false_accept)
     except ValueError as exc:
         raise UsageError(f"cannot calibrate: {exc}") from None
     rows_out, summary = [], {}
     for s, cv in zip(sets, held_out, strict=True):
-        b_bacc, b_f1 = _figures(s.labels, list(decide_matrix(base, s.x)))
-        a_bacc, a_f1 = _figures(s.labels, list(cv))
+        b_bacc, b_f1, b_far = _figures(s.labels, list(decide_matrix(base, s.x)))
+        a_bacc, a_f1, a_far = _figures(s.labels, list(cv))
         rows_out.append(
             [
                 Path(s.name).name,
@@ -88,10 +105,13 @@ def run(args: argparse.Namespace) -> int:
                 _fmt(a_bacc),
                 _fmt(b_f1),
                 _fmt(a_f1),
+                _fmt(b_far),
+                _fmt(a_far),
             ]
         )
         summary[Path(s.name).name] = (
-            f"bacc {_fmt(b_bacc)} -> {_fmt(a_bacc)}, macro-F1 {_fmt(b_f1)} -> {_fmt(a_f1)}"
+            f"bacc {_fmt(b_bacc)} -> {_fmt(a_bacc)}, macro-F1 {_fmt(b_f1)} -> {_fmt(a_f1)}, "
+            f"false accepts {_fmt(b_far)} -> {_fmt(a_far)}"
         )
     Path(args.output).write_text(dumps_rules_config(fitted, args.files, summary), "utf-8")
     print(f"checker version: {base.version} -> {fitted.version}")
@@ -104,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
                 f"bacc after ({args.folds}-fold cv)",
                 "macro-F1 before",
                 "macro-F1 after",
+                "false-accept before",
+                "false-accept after",
             ],
             rows_out,
         )

@@ -45,11 +45,14 @@ def register(sub: Any) -> None:
     ver.set_defaults(handler=run_versions)
 
 
-def _with_store(url: str | None, work: Callable[[DocumentStore], Awaitable[T]]) -> T:
+def _with_store(
+    url: str | None, work: Callable[[DocumentStore], Awaitable[T]], *, create: bool = False
+) -> T:
+    """Run `work` on the store; only `import` may create a missing SQLite database."""
     store_url = url if url is not None else Settings.from_env().store
 
     async def main() -> T:
-        store = open_store(store_url)
+        store = open_store(store_url, create=create)
         try:
             return await work(store)
         finally:
@@ -71,7 +74,7 @@ def run_import(args: argparse.Namespace) -> int:
     async def work(store: DocumentStore) -> tuple[int, int]:
         return await store.put_many(docs)
 
-    inserted, unchanged = _with_store(args.store, work)
+    inserted, unchanged = _with_store(args.store, work, create=True)
     _out(f"imported {inserted}, unchanged {unchanged}\n")
     return 0
 

@@ -12,12 +12,14 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="run the stage end to end on the embedded broker")
     p.add_argument("--keep-running", action="store_true", help="leave broker and worker up")
     p.add_argument("--web-port", type=int, default=None, help="worker /metrics port")
+    p.add_argument(
+        "--review-port",
+        type=int,
+        default=None,
+        help="review page port with --keep-running (default 8088, else a free port)",
+    )
     p.add_argument("--workdir", default=".citegate/demo", help="where the SQLite corpus goes")
     p.add_argument("--timeout", type=float, default=90.0, help="give up after this many seconds")
     p.add_argument(
@@ -65,13 +73,33 @@ async def import_corpus(store_url: str, path: Path) -> tuple[int, int]:
         await store.close()
 
 
-def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
+WORKER_STOP_S = 5.0
+"""How long the demo waits for its worker's clean exit before SIGKILL: the demo's outputs are
+acknowledged and committed already, so a kill loses nothing."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # unwinds through `finally`: the worker is stopped too
+
+
+def stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    if worker.poll() is not None:
+        return
+    worker.send_signal(signal.SIGTERM)
+    try:
+        worker.wait(timeout=WORKER_STOP_S)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
+def wait_ready(
+    url: str, proc: subprocess.Popen[bytes], timeout: float, what: str = "the worker"
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise CitegateError(
-                f"the worker exited with code {proc.returncode} before it was ready"
-            )
+            raise CitegateError(f"{what} exited with code {proc.returncode} before it was ready")
         try:
             with urllib.request.urlopen(url, timeout=1) as resp:  # noqa: S310 — loopback only
                 if resp.status == 200:
@@ -79,7 +107,60 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
         except OSError:
             pass
         time.sleep(0.2)
-    raise CitegateError(f"the worker was not ready within {timeout:.0f}s")
+    raise CitegateError(f"{what} was not ready within {timeout:.0f}s")
+
+
+@dataclass(frozen=True, slots=True)
+class DemoReview:
+    proc: subprocess.Popen[bytes]
+    port: int
+    token: str
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def start_review(
+    broker_url: str, store: str, workdir: Path, port: int | None, timeout: float
+) -> DemoReview:
+    """`citegate review` on the demo's topics with a fresh demo token (printed once)."""
+    from stream.review.auth import add_token
+
+    tokens = workdir / "review-tokens"
+    tokens.unlink(missing_ok=True)
+    token = add_token(tokens, "demo")
+    port = port or (8088 if _port_free(8088) else find_free_port())
+    cmd = [
+        sys.executable,
+        "-m",
+        "stream.cli",
+        "review",
+        "--broker",
+        broker_url,
+        "--store",
+        store,
+        "--port",
+        str(port),
+        "--tokens-file",
+        str(tokens),
+    ]
+    log_path = workdir / "review.log"
+    with log_path.open("wb") as log_file:
+        proc = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/readyz", proc, timeout, "the review server")
+    except CitegateError:
+        sys.stderr.write(log_path.read_text("utf-8", "replace")[-3000:])
+        proc.kill()
+        proc.wait()
+        raise
+    return DemoReview(proc, port, token)
 
 
 Slice = tuple[str, str, str, str]
@@ -222,8 +303,18 @@ def run(args: argparse.Namespace) -> int:
         ]
         log_path = workdir / "worker.log"
         with log_path.open("wb") as log_file:
-            worker = subprocess.Popen(cmd, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+            # Its own session: Ctrl-C reaches only this process, which then stops the worker
+            # once (SIGTERM), instead of both racing through two shutdowns.
+            worker = subprocess.Popen(
+                cmd,
+                env=env,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        previous = signal.signal(signal.SIGTERM, _terminated)
         print(f"worker log: {log_path}")
+        children: list[subprocess.Popen[bytes]] = []
         try:
             try:
                 wait_ready(f"http://127.0.0.1:{web_port}/readyz", worker, args.timeout)
@@ -261,15 +352,19 @@ def run(args: argparse.Namespace) -> int:
             if args.replay:
                 print(replay_demo(settings, store, workdir))
             if args.keep_running:
-                print("keeping the broker and worker up; Ctrl-C to stop")
+                review = start_review(broker.url, store, workdir, args.review_port, args.timeout)
+                children.append(review.proc)
+                print(
+                    f"review page: http://127.0.0.1:{review.port}/ (sign in with the demo "
+                    f"token {review.token}; log {workdir / 'review.log'})"
+                )
+                print("keeping the broker, worker and review server up; Ctrl-C to stop")
+                # SIGTERM (e.g. `timeout`) unwinds through `finally` like Ctrl-C: children are
+                # stopped, not orphaned.
                 with contextlib.suppress(KeyboardInterrupt):
                     worker.wait()
             return 0 if decided == len(answers) else 1
         finally:
-            if worker.poll() is None:
-                worker.send_signal(signal.SIGTERM)
-                try:
-                    worker.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
+            signal.signal(signal.SIGTERM, previous)
+            for child in (*children, worker):
+                stop_worker(child)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from stream.quality.evaluate import (
     FileResult,
     LabelledClaim,
     load_records,
+    mutation_catch,
     predict,
     score,
 )
@@ -60,11 +62,20 @@ def register(sub: Any) -> None:
         help="write report.md, report.html and plots to DIR (needs citegate[eval])",
     )
     p.add_argument("--limit", type=_positive, default=None, metavar="N", help="first N per file")
+    p.add_argument(
+        "--no-mutations",
+        dest="mutations",
+        action="store_false",
+        help="skip the mutation catch rate (mutants of each file's entailed claims)",
+    )
     p.set_defaults(handler=run)
 
 
 async def _evaluate(
-    spec: str, settings: Settings, loaded: list[tuple[str, list[LabelledClaim]]]
+    spec: str,
+    settings: Settings,
+    loaded: list[tuple[str, list[LabelledClaim]]],
+    mutations: bool = True,
 ) -> tuple[list[FileResult], str]:
     checker = make_checker(spec, settings)
     total = sum(len(records) for _, records in loaded)
@@ -76,7 +87,11 @@ async def _evaluate(
             for name, records in loaded:
                 bar.set_description(Path(name).name)
                 predictions, seconds = await predict(checker, records, on_batch=bar.update)
-                results.append(score(name, records, predictions, seconds))
+                result = score(name, records, predictions, seconds)
+                if mutations:
+                    caught = await mutation_catch(checker, records, result.predicted)
+                    result = replace(result, mutation=caught)
+                results.append(result)
         ref = checker.ref
         return results, f"{ref.name} {ref.version}"
     finally:
@@ -98,12 +113,37 @@ def render(results: list[FileResult]) -> str:
             f(r.binary_bacc),
             f(r.macro_f1),
             f(r.unknown_rate),
+            f(r.false_accept_rate),
+            f(r.accept_recall),
+            f(r.mutation.rate if r.mutation else None),
             f(r.claims_per_s, 1),
         ]
         for r in results
     ]
-    head = ["file", "dataset", "lang", "n", "bacc", "macro_f1", "unknown", "claims/s"]
+    head = [
+        "file",
+        "dataset",
+        "lang",
+        "n",
+        "bacc",
+        "macro_f1",
+        "unknown",
+        "false_accept",
+        "accept_recall",
+        "mutation_catch",
+        "claims/s",
+    ]
     out = [table(head, rows)]
+    for r in results:
+        if r.mutation and r.mutation.mutants:
+            catch = r.mutation.to_json()
+            ops = [[op, str(rate)] for op, rate in catch["mutation_catch"].items()]
+            out += [
+                "",
+                f"{r.file}: mutation catch by operator ({r.mutation.mutants} mutants; "
+                f"of accepted originals: {catch['mutation_catch_rate_accepted']})",
+                table(["operator", "caught"], ops),
+            ]
     for r in results:
         if r.confusion is not None:
             matrix = [[g, *(str(r.confusion[g][p]) for p in PREDICTED)] for g in r.confusion]
@@ -121,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     spec = args.checker if args.checker is not None else settings.checker
     loaded = [(name, load_records(Path(name), name, args.limit)) for name in args.files]
-    results, checker_name = asyncio.run(_evaluate(spec, settings, loaded))
+    results, checker_name = asyncio.run(_evaluate(spec, settings, loaded, args.mutations))
     if fmt == "json":
         doc = {"results": [r.to_json() for r in results]}
         sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")

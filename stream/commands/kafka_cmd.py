@@ -99,6 +99,8 @@ def _payloads(path: str, raw: bool) -> list[Payload]:
 def run_produce(args: argparse.Namespace) -> int:
     settings = Settings.from_env(broker=args.broker)
     payloads = _payloads(args.file, args.raw)
+    if not payloads:
+        raise InputError(f"{args.file}: no events to send")
     topic = args.topic or settings.topic_answers
     sent = asyncio.run(produce(settings, _bootstrap(settings), topic, payloads))
     print(f"sent {sent} events to {args.topic or settings.topic_answers}", file=sys.stderr)

@@ -13,19 +13,17 @@ import orjson
 from tqdm import tqdm
 
 from stream.checkers.factory import make_checker
-from stream.codec import answer_from_obj
+from stream.codec import answer_from_obj, decode_json
 from stream.commands.render import render_table
 from stream.errors import CitegateError, InputError
 from stream.events import verify_report
 from stream.settings import Settings
 from stream.verify.citations import CheckOptions, DocumentSnapshot, citation_refs
-from stream.verify.codes import FinalStatus
+from stream.verify.codes import FinalStatus, InputCode
 from stream.verify.model import Answer
 from stream.verify.parse import Limits
 from stream.verify.pipeline import finish, prepare
 from stream.verify.policy import Policy
-
-MAX_INPUT_LINE_BYTES = 16 * 1024 * 1024
 
 
 def register(sub: Any) -> None:
@@ -71,32 +69,60 @@ def _read_input(path: str) -> bytes:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _answers(data: bytes, name: str) -> tuple[bool, Iterator[tuple[int, Any]]]:
-    """(is_single, (line_number, decoded_or_exception) ...) for a JSON or JSONL input."""
+def _answers(data: bytes, name: str, max_bytes: int) -> tuple[bool, Iterator[tuple[int, Any]]]:
+    """(is_single, (line_number, decoded_or_exception) ...) for a JSON or JSONL input.
+
+    Every answer obeys the worker's limits (`CITEGATE_MAX_EVENT_BYTES` per answer), and its
+    problems are reported in the worker's order: size, UTF-8, JSON.
+    """
+    body = data.strip()
+    if not body:
+        raise InputError(f"{name}: no answers (the input is empty)")
+    if b"\n" not in body:
+        try:
+            obj = decode_json(body, max_bytes)  # one answer: its own error if it is not one
+        except InputError as exc:
+            if exc.code == InputCode.NOT_JSON:
+                raise InputError(
+                    f"{name}: not a JSON answer or JSONL file ({exc.message})", code=exc.code
+                ) from None
+            raise InputError(f"{name}: {exc.message}", code=exc.code) from None
+        if isinstance(obj, dict):
+            return True, iter([(1, obj)])
+        if not isinstance(obj, list):
+            raise InputError(f"{name}: not a JSON answer, array of answers or JSONL file")
     try:
-        obj = orjson.loads(data)
+        whole = orjson.loads(body)
     except orjson.JSONDecodeError:
-        obj = None
-    if isinstance(obj, dict):
-        return True, iter([(1, obj)])
-    if isinstance(obj, list):
-        return False, iter(enumerate(obj, start=1))
+        whole = None
+    if isinstance(whole, dict):
+        if len(body) > max_bytes:
+            decode_json(body, max_bytes)  # raises the worker's `oversize` error
+        return True, iter([(1, whole)])
+    if isinstance(whole, list):
+        return False, (
+            (n, _sized(item, max_bytes, f"{name}[{n - 1}]")) for n, item in enumerate(whole, 1)
+        )
 
     def lines() -> Iterator[tuple[int, Any]]:
         for n, line in enumerate(data.splitlines(), start=1):
             if not line.strip():
                 continue
-            if len(line) > MAX_INPUT_LINE_BYTES:
-                yield n, InputError(f"{name}:{n}: line longer than {MAX_INPUT_LINE_BYTES} bytes")
-                continue
             try:
-                yield n, orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                yield n, InputError(f"{name}:{n}: not JSON: {exc}")
+                yield n, decode_json(line, max_bytes)
+            except InputError as exc:
+                yield n, InputError(f"{name}:{n}: {exc.message}", code=exc.code)
 
-    if data.strip() and b"\n" not in data.strip():
-        raise InputError(f"{name}: not a JSON answer or JSONL file")
     return False, lines()
+
+
+def _sized(item: Any, max_bytes: int, where: str) -> Any:
+    size = len(orjson.dumps(item))
+    if size > max_bytes:
+        return InputError(
+            f"{where}: answer is {size} bytes; the limit is {max_bytes}", code=InputCode.OVERSIZE
+        )
+    return item
 
 
 def load_snapshot(
@@ -110,13 +136,15 @@ def load_snapshot(
     return snapshot_from_source(src, refs)
 
 
-def _decode_all(items: Iterator[tuple[int, Any]]) -> list[tuple[int, Answer | CitegateError]]:
+def _decode_all(
+    items: Iterator[tuple[int, Any]], limits: Limits
+) -> list[tuple[int, Answer | CitegateError]]:
     parsed: list[tuple[int, Answer | CitegateError]] = []
     for lineno, obj in items:
         try:
             if isinstance(obj, CitegateError):
                 raise obj
-            parsed.append((lineno, answer_from_obj(obj, Limits())))
+            parsed.append((lineno, answer_from_obj(obj, limits)))
         except CitegateError as exc:
             parsed.append((lineno, exc))
     return parsed
@@ -126,11 +154,15 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format or ("table" if sys.stdout.isatty() else "json")
     data = _read_input(args.input)
     name = "<stdin>" if args.input == "-" else args.input
-    single, items = _answers(data, name)
-    parsed = _decode_all(items)
+    settings = Settings.from_env()
+    single, items = _answers(data, name, settings.max_event_bytes)
+    limits = Limits(settings.max_claims, settings.max_citations_per_claim)
+    parsed = _decode_all(items, limits)
+    if not parsed:
+        raise InputError(f"{name}: no answers")
     refs = [r for _, a in parsed if isinstance(a, Answer) for r in citation_refs(a)]
     snapshot = load_snapshot(args.corpus, refs)
-    checker = make_checker(args.checker or Settings.from_env().checker, Settings.from_env())
+    checker = make_checker(args.checker or settings.checker, settings)
     policy = Policy(
         frozenset(d.strip().lower() for d in args.force_review_domains.split(",") if d.strip())
     )

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import TypeVar, cast
 
 from stream.corpus.store import DocumentStore
-from stream.errors import CorpusUnavailableError
+from stream.errors import CorpusUnavailableError, is_retriable
 from stream.verify.citations import DocumentSnapshot
 from stream.verify.model import Document
 
@@ -64,6 +64,8 @@ class CorpusCache:
         retries: int = 3,
         backoff_s: float = 0.2,
         max_backoff_s: float = 5.0,
+        timeout_s: float | None = None,
+        breaker_s: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         on_event: Callable[[str], None] | None = None,
@@ -77,6 +79,13 @@ class CorpusCache:
         self.retries = max(1, retries)
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
+        self.timeout_s = timeout_s
+        """Bound on one store call: a store that accepts and never answers is unavailable."""
+        self.breaker_s = breaker_s
+        """After a lookup found the store unavailable, further lookups fail fast for this long
+        (then one tries again): a hanging store costs one timeout per window, not one per
+        answer. 0 disables it."""
+        self._open_until = float("-inf")
         self.on_event = on_event
         self.on_lookup_seconds = on_lookup_seconds
         self._clock = clock
@@ -116,27 +125,45 @@ class CorpusCache:
 
     # -- store calls: retries, coalescing ------------------------------------------------------
 
+    async def _call(self, call: Callable[[], Awaitable[T]]) -> T:
+        if self.timeout_s is None:
+            return await call()
+        try:
+            return await asyncio.wait_for(call(), self.timeout_s)
+        except TimeoutError:
+            raise CorpusUnavailableError(
+                f"corpus store did not answer within {self.timeout_s:g}s"
+            ) from None
+
     async def _attempts(self, call: Callable[[], Awaitable[T]]) -> T | Outage:
+        if self.breaker_s > 0 and self._clock() < self._open_until:
+            self._count("error")  # still unavailable: answered at once, nothing cached
+            return UNAVAILABLE
+        result = await self._attempts_now(call)
+        if result is UNAVAILABLE:
+            self._open_until = self._clock() + self.breaker_s
+        return result
+
+    async def _attempts_now(self, call: Callable[[], Awaitable[T]]) -> T | Outage:
         delay = self.backoff_s
         for attempt in range(1, self.retries + 1):
             started = time.perf_counter()
             try:
-                result = await call()
-            except CorpusUnavailableError as exc:
+                result = await self._call(call)
+            except Exception as exc:
                 self._observe(time.perf_counter() - started)
                 self._count("error")
+                if not is_retriable(exc):
+                    # Not an outage, but an answer must still never be lost or accepted
+                    # unchecked: its citations are reported unverifiable (manual review).
+                    log.exception("corpus store lookup failed")
+                    return UNAVAILABLE
                 if attempt == self.retries:
                     log.warning("corpus store unavailable after %d attempts: %s", attempt, exc)
                     return UNAVAILABLE
                 await self._sleep(delay)
                 delay = min(delay * 2, self.max_backoff_s)
                 continue
-            except Exception:
-                # Not an outage, but an answer must still never be lost or accepted unchecked.
-                self._observe(time.perf_counter() - started)
-                self._count("error")
-                log.exception("corpus store lookup failed")
-                return UNAVAILABLE
             self._observe(time.perf_counter() - started)
             return result
         return UNAVAILABLE

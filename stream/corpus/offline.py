@@ -24,10 +24,11 @@ def snapshot_from_source(
 
     from stream.corpus.cache import CorpusCache
     from stream.corpus.filestore import FileStore
-    from stream.corpus.store import open_store, redact_url
+    from stream.corpus.store import open_store
     from stream.errors import UsageError
+    from stream.secret import redact_url
 
-    store = open_store(src)
+    store = open_store(src, create=False)
     if isinstance(store, FileStore):
         return DocumentSnapshot.of(list(iter_documents(store.path)))
     if refs is None:

@@ -17,8 +17,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
-from stream.corpus.store import checked, immutable_error, redact_url
+from stream.corpus.store import checked, immutable_error
 from stream.errors import CorpusError, CorpusUnavailableError, InputError, UsageError
+from stream.secret import redact_url
 from stream.verify.model import Document
 
 log = logging.getLogger("citegate.corpus")
@@ -54,6 +55,12 @@ def split_dsn(url: str) -> tuple[str, str]:
     return urlunsplit((scheme, parts.netloc, parts.path, rest, parts.fragment)), schema
 
 
+def _unstorable(*keys: str) -> bool:
+    """PostgreSQL text cannot hold NUL (`put` refuses it), so such an id names no document:
+    asking the server would fail with an encoding error that looks like an outage."""
+    return any("\x00" in k for k in keys)
+
+
 def _doc(row: Any) -> Document | None:
     return None if row is None else Document(*row)
 
@@ -86,13 +93,19 @@ class PostgresStore:
             raise CorpusError(f"PostgreSQL store {self._shown} is closed")
         async with self._open_lock:
             if self._pool is None:
-                pool = await asyncpg.create_pool(
-                    self._dsn,
-                    min_size=1,
-                    max_size=self._max_size,
-                    timeout=CONNECT_TIMEOUT_S,
-                    command_timeout=COMMAND_TIMEOUT_S,
-                )
+                try:
+                    pool = await asyncpg.create_pool(
+                        self._dsn,
+                        min_size=1,
+                        max_size=self._max_size,
+                        timeout=CONNECT_TIMEOUT_S,
+                        command_timeout=COMMAND_TIMEOUT_S,
+                    )
+                except (ValueError, asyncpg.ClientConfigurationError) as exc:
+                    # The driver's message may quote the DSN: name only the problem's kind.
+                    raise UsageError(
+                        f"bad PostgreSQL URL {self._shown} ({type(exc).__name__})"
+                    ) from None
                 try:
                     await self._create_table(pool)
                 except BaseException:
@@ -141,15 +154,21 @@ class PostgresStore:
         raise AssertionError("unreachable")
 
     async def get(self, document_id: str, version: str) -> Document | None:
+        if _unstorable(document_id, version):
+            return None
         sql = self._sql("SELECT {columns} FROM {table} WHERE document_id = $1 AND version = $2")
         return _doc(await self._run(lambda c: c.fetchrow(sql, document_id, version)))
 
     async def versions(self, document_id: str) -> tuple[str, ...]:
+        if _unstorable(document_id):
+            return ()
         sql = self._sql("SELECT version FROM {table} WHERE document_id = $1 ORDER BY seq")
         rows = await self._run(lambda c: c.fetch(sql, document_id))
         return tuple(r[0] for r in rows)
 
     async def latest(self, document_id: str) -> Document | None:
+        if _unstorable(document_id):
+            return None
         sql = self._sql(
             "SELECT {columns} FROM {table} WHERE document_id = $1 ORDER BY seq DESC LIMIT 1"
         )

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from stream.errors import ImmutableDocumentError, InputError, UsageError
+from stream.secret import redact_url
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
 
@@ -73,27 +74,6 @@ def immutable_error(
     )
 
 
-def redact_url(url: str) -> str:
-    """`url` safe to log or show: the password (in the netloc or query) replaced by `***`."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable url>"
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, host = netloc.rsplit("@", 1)
-        if ":" in userinfo:
-            netloc = f"{userinfo.split(':', 1)[0]}:***@{host}"
-    query = parts.query
-    if query:
-        pairs = [
-            (k, "***" if k.lower() in {"password", "passfile", "sslpassword"} else v)
-            for k, v in parse_qsl(query, keep_blank_values=True)
-        ]
-        query = urlencode(pairs, safe="*")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
-
-
 def _scheme(url: str) -> str:
     head, sep, _ = url.partition(":")
     # A bare path (or a Windows drive letter) has no scheme.
@@ -102,8 +82,11 @@ def _scheme(url: str) -> str:
     return head.lower()
 
 
-def open_store(url: str) -> DocumentStore:
+def open_store(url: str, *, create: bool = True) -> DocumentStore:
     """A store for `url`; nothing connects until the first operation (or `ping()`).
+
+    `create=False` is for commands that only read: a SQLite path that does not exist is then a
+    usage error (a typo), not a new empty database.
 
     Forms: `sqlite:///relative/path.db`, `sqlite:////absolute/path.db`, `sqlite:///:memory:`,
     `postgresql://…` / `postgres://…` (optional `?schema=NAME`), or a documents.json / JSONL
@@ -118,9 +101,20 @@ def open_store(url: str) -> DocumentStore:
             raise UsageError(f"bad SQLite URL {url!r}; use sqlite:///PATH")
         from stream.corpus.sqlite import SqliteStore
 
-        return SqliteStore(url[len("sqlite:///") :])
+        path = url[len("sqlite:///") :]
+        if not create and path != ":memory:" and not Path(path).is_file():
+            raise UsageError(
+                f"no SQLite corpus at {path}; create it with "
+                f"`citegate corpus import FILE --store {url}`"
+            )
+        return SqliteStore(path)
     if scheme in {"postgresql", "postgres"}:
         from stream.corpus.postgres import PostgresStore
+
+        try:
+            urlsplit(url).port  # noqa: B018 — parsing the port is the check
+        except ValueError:
+            raise UsageError(f"bad port in corpus store URL {redact_url(url)!r}") from None
 
         return PostgresStore(url)
     if scheme in {"file", ""}:

@@ -15,6 +15,8 @@ def corpus_cache(store: DocumentStore, settings: Settings, metrics: Metrics) -> 
         negative_ttl_s=settings.negative_cache_s,
         retries=settings.corpus_retries,
         backoff_s=settings.corpus_backoff_s,
+        timeout_s=settings.corpus_timeout_s,
+        breaker_s=settings.corpus_breaker_s,
         on_event=metrics.cache_event,
         on_lookup_seconds=metrics.corpus_lookup_seconds,
     )

@@ -7,14 +7,22 @@ always off; `acks=all` is what makes an acknowledged output durable on a real cl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-from aiokafka.errors import KafkaError, TopicAlreadyExistsError, for_code
+from aiokafka.errors import (
+    KafkaError,
+    MessageSizeTooLargeError,
+    RecordTooLargeError,
+    TopicAlreadyExistsError,
+    for_code,
+)
 
-from stream.errors import UsageError
+from stream.errors import BrokerError, OutputRejectedError, UsageError
+from stream.secret import reveal
 from stream.settings import Settings
 
 if TYPE_CHECKING:
@@ -51,7 +59,7 @@ def security_kwargs(settings: Settings) -> dict[str, Any]:
     if proto.startswith("SASL"):
         out["sasl_mechanism"] = settings.sasl_mechanism or "PLAIN"
         out["sasl_plain_username"] = settings.sasl_username
-        out["sasl_plain_password"] = settings.sasl_password
+        out["sasl_plain_password"] = reveal(settings.sasl_password)
     return out
 
 
@@ -103,11 +111,57 @@ def groupless(consumer_kw: dict[str, Any]) -> dict[str, Any]:
     return {**kept, "group_id": None, "enable_auto_commit": False}
 
 
+PERMANENT_SEND_ERRORS: tuple[type[KafkaError], ...] = (
+    MessageSizeTooLargeError,
+    RecordTooLargeError,
+)
+"""Refusals of one record that no retry can change; every other Kafka error is an outage."""
+
+
+def broker_error(exc: BaseException) -> BrokerError:
+    """A Kafka client failure in citegate's taxonomy (its `retriable` flag is what callers use)."""
+    if isinstance(exc, PERMANENT_SEND_ERRORS):
+        return OutputRejectedError(f"the broker refused the record: {type(exc).__name__}")
+    name = type(exc).__name__
+    detail = str(exc) or name
+    if not detail.startswith(name):
+        detail = f"{name}: {detail}"
+    return BrokerError(f"broker unavailable: {detail}"[:500])
+
+
+async def send_each(producer: Any, records: Sequence[OutRecord]) -> list[BrokerError | None]:
+    """Send records, wait for every acknowledgement; per record, None or the error it got."""
+    futures: list[asyncio.Future[Any] | BrokerError] = []
+    for r in records:
+        try:
+            futures.append(await producer.send(r.topic, key=r.key, value=r.value))
+        except (KafkaError, OSError) as exc:
+            futures.append(broker_error(exc))
+    waiting = [f for f in futures if not isinstance(f, BrokerError)]
+    results = iter(await asyncio.gather(*waiting, return_exceptions=True))
+    out: list[BrokerError | None] = []
+    for f in futures:
+        if isinstance(f, BrokerError):
+            out.append(f)
+            continue
+        result = next(results)
+        if isinstance(result, (KafkaError, OSError)):
+            out.append(broker_error(result))
+        elif isinstance(result, BaseException):
+            raise result
+        else:
+            out.append(None)
+    return out
+
+
 async def send_all(producer: Any, records: Iterable[OutRecord]) -> None:
-    """Send records and wait until the broker has acknowledged every one of them."""
-    futures = [await producer.send(r.topic, key=r.key, value=r.value) for r in records]
-    if futures:
-        await asyncio.gather(*futures)
+    """Send records and wait until the broker has acknowledged every one of them.
+
+    Raises the first failure as a `BrokerError` (check `retriable`).
+    """
+    for error in await send_each(producer, list(records)):
+        if error is not None:
+            raise error
 
 
 async def create_topics(
@@ -156,3 +210,13 @@ async def create_topics(
         return created
     finally:
         await admin.close()
+
+
+@contextlib.contextmanager
+def broker_errors(broker: str) -> Iterator[None]:
+    """A Kafka failure in a command becomes one line (exit 2 via the CLI), not a traceback."""
+    try:
+        yield
+    except (KafkaError, OSError) as exc:
+        first = (broker_error(exc).message.splitlines() or [""])[0]
+        raise BrokerError(f"broker {broker}: {first}") from None

@@ -13,9 +13,10 @@ from typing import Any
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from aiokafka.errors import KafkaError
 
-from stream.errors import UsageError
-from stream.kafka.clients import consumer_kwargs, groupless, producer_kwargs
+from stream.errors import InputError, UsageError
+from stream.kafka.clients import broker_error, consumer_kwargs, groupless, producer_kwargs
 from stream.settings import Settings
 
 Payload = tuple[bytes | None, bytes]
@@ -25,14 +26,28 @@ Payload = tuple[bytes | None, bytes]
 async def produce(
     settings: Settings, bootstrap: list[str], topic: str, payloads: list[Payload]
 ) -> int:
-    """Send every payload and wait for all acknowledgements; returns how many were sent."""
-    producer = AIOKafkaProducer(**producer_kwargs(settings, bootstrap))
-    await producer.start()
+    """Send every payload and wait for all acknowledgements; returns how many were sent.
+
+    An event larger than one produce request is refused up front (one line, nothing sent);
+    a broker failure becomes a `BrokerError` from the taxonomy.
+    """
+    kwargs = producer_kwargs(settings, bootstrap)
+    limit = int(kwargs["max_request_size"]) - 1024
+    for n, (_, value) in enumerate(payloads, start=1):
+        if len(value) > limit:
+            raise InputError(
+                f"event #{n} is {len(value)} bytes; one produce request holds at most {limit}"
+            )
+    producer = AIOKafkaProducer(**kwargs)
     try:
-        futures = [await producer.send(topic, key=k, value=v) for k, v in payloads]
-        await asyncio.gather(*futures)
-    finally:
-        await producer.stop()
+        try:
+            await producer.start()
+            futures = [await producer.send(topic, key=k, value=v) for k, v in payloads]
+            await asyncio.gather(*futures)
+        finally:
+            await producer.stop()
+    except (KafkaError, OSError) as exc:
+        raise broker_error(exc) from None
     return len(futures)
 
 
@@ -62,9 +77,14 @@ async def tail(
 ) -> int:
     """Read `topic` (all partitions, no group) and `emit` each record; returns the count."""
     consumer = AIOKafkaConsumer(**groupless(consumer_kwargs(settings, bootstrap)))
-    await consumer.start()
+    try:
+        await consumer.start()
+    except (KafkaError, OSError) as exc:
+        await consumer.stop()
+        raise broker_error(exc) from None
     count = 0
     try:
+        await consumer.topics()  # fresh metadata: a missing topic is told apart from a new one
         parts = consumer.partitions_for_topic(topic) or set()
         tps = [TopicPartition(topic, p) for p in sorted(parts)]
         if not tps:
@@ -86,6 +106,8 @@ async def tail(
                 count += 1
                 if limit is not None and count >= limit:
                     break
+    except (KafkaError, OSError) as exc:
+        raise broker_error(exc) from None
     finally:
         await consumer.stop()
     return count

@@ -10,12 +10,12 @@ file a reviewer can read; its hash becomes part of the checker version.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
-from stream.verify.checkers import RulesConfig
+from stream.verify.checkers import RISK_FEATURES, RulesConfig
 from stream.verify.features import FEATURES, evidence_signals, extract
 from stream.verify.model import Fragment
 
@@ -74,6 +74,27 @@ def fit_logistic(
     return bias, coef
 
 
+def fit_monotone(
+    x: Matrix, y: NDArray[np.bool_], weight: Matrix, l2: float
+) -> tuple[float, Matrix]:
+    """`fit_logistic` with every risk feature's weight constrained to <= 0.
+
+    Active-set iteration: a risk feature that comes out positive is fixed at 0 and the rest is
+    refitted without it, until none is positive. A gate must never learn that a risk signal
+    (say, a strengthened modality) makes a claim more likely to be entailed.
+    """
+    free = np.ones(x.shape[1], dtype=bool)
+    risk = np.array([name in RISK_FEATURES for name in FEATURES])
+    while True:
+        bias, sub = fit_logistic(x[:, free], y, weight, l2)
+        coef = np.zeros(x.shape[1])
+        coef[free] = sub
+        positive = risk & free & (coef > 0)
+        if not positive.any():
+            return bias, coef
+        free &= ~positive
+
+
 def _weights(sets: Sequence[LabelledSet], positive: NDArray[np.bool_]) -> Matrix:
     """Each file weighs the same; within the pool, both classes weigh the same."""
     per_file = np.concatenate([np.full(len(s.labels), 1.0 / len(s.labels)) for s in sets])
@@ -97,16 +118,22 @@ def bacc(gold: NDArray[np.bool_], predicted: NDArray[np.bool_]) -> float:
     return float(np.mean(recalls)) if recalls else 0.0
 
 
-def fit(sets: Sequence[LabelledSet], base: RulesConfig, l2: float = 30.0) -> RulesConfig:
+def fit(
+    sets: Sequence[LabelledSet],
+    base: RulesConfig,
+    l2: float = 30.0,
+    max_false_accept: float = 0.05,
+) -> RulesConfig:
     """A new config from labelled sets (at least one entailed and one other record)."""
-    x = np.vstack([s.x for s in sets])
     labels = np.array([label for s in sets for label in s.labels])
     entailed = labels == "entailed"
     if entailed.all() or not entailed.any():
         raise ValueError("calibration needs both entailed and not-entailed records")
-    bias, coef = fit_logistic(x, entailed, _weights(sets, entailed), l2)
+    train = _gated(sets, base) or list(sets)
+    tx = np.vstack([s.x for s in train])
+    ty = np.array([label == "entailed" for s in train for label in s.labels])
+    bias, coef = fit_monotone(tx, ty, _weights(train, ty), l2)
     entail = {"bias": bias, **dict(zip(FEATURES, map(float, coef), strict=True))}
-    threshold = _best_threshold(sets, bias, coef)
     contra = dict(base.contradict_weights)
     contra_threshold = base.contradict_threshold
     contradicted = labels == "contradicted"
@@ -117,19 +144,64 @@ def fit(sets: Sequence[LabelledSet], base: RulesConfig, l2: float = 30.0) -> Rul
         cbias, ccoef = fit_logistic(cx, cy, _weights(with_contra, cy), l2)
         contra = {"bias": cbias, **dict(zip(FEATURES, map(float, ccoef), strict=True))}
         contra_threshold = _best_contra_threshold(with_contra, cbias, ccoef)
-    return base.replace_model(entail, threshold, contra, contra_threshold)
+    model = base.replace_model(entail, base.entail_threshold, contra, contra_threshold)
+    threshold = _best_threshold(sets, model, max_false_accept)
+    return replace(model, entail_threshold=threshold)
 
 
-def _best_threshold(sets: Sequence[LabelledSet], bias: float, coef: Matrix) -> float:
-    grid = np.linspace(0.2, 0.8, 61)
-    scores = []
+def _gated(sets: Sequence[LabelledSet], base: RulesConfig) -> list[LabelledSet]:
+    """The records the alignment and vetoes let through, per file (empty if too few).
+
+    The entailment model only ever decides among these, so it is fitted on them: a model fitted
+    on everything mostly learns overlap, which the alignment has already settled.
+    """
+    open_gate = replace(base, entail_threshold=0.0)
+    out = []
+    for s in sets:
+        mask = decide_matrix(open_gate, s.x) == "entailed"
+        labels = tuple(label for label, keep in zip(s.labels, mask, strict=True) if keep)
+        if labels:
+            out.append(LabelledSet(s.name, s.x[mask], labels))
+    positives = sum(label == "entailed" for s in out for label in s.labels)
+    negatives = sum(label != "entailed" for s in out for label in s.labels)
+    return out if min(positives, negatives) >= 20 else []
+
+
+def false_accept_rate(gold: NDArray[np.bool_], predicted: NDArray[np.bool_]) -> float:
+    """Share of not-entailed records decided entailed (0 when there are none)."""
+    negatives = ~gold
+    return float(predicted[negatives].mean()) if negatives.any() else 0.0
+
+
+def _best_threshold(
+    sets: Sequence[LabelledSet], config: RulesConfig, max_false_accept: float
+) -> float:
+    """The entailment threshold of the precision-first operating point.
+
+    Among thresholds whose full decisions (vetoes and alignment included) keep the
+    false-accept rate of every file at or below `max_false_accept`, the one with the best mean
+    balanced accuracy; if none does, the one with the lowest worst-file false-accept rate.
+    """
+    grid = np.linspace(0.2, 0.95, 76)
+    best: tuple[float, float, float] | None = None
+    fallback: tuple[float, float] | None = None
     for t in grid:
-        per_file = [
-            bacc(np.array([lbl == "entailed" for lbl in s.labels]), sigmoid(bias + s.x @ coef) >= t)
-            for s in sets
-        ]
-        scores.append(float(np.mean(per_file)))
-    return round(float(grid[int(np.argmax(scores))]), 3)
+        candidate = replace(config, entail_threshold=float(t))
+        baccs, fars = [], []
+        for s in sets:
+            gold = np.array([lbl == "entailed" for lbl in s.labels])
+            pred = decide_matrix(candidate, s.x) == "entailed"
+            baccs.append(bacc(gold, pred))
+            fars.append(false_accept_rate(gold, pred))
+        worst = max(fars)
+        if fallback is None or worst < fallback[0] - 1e-12:
+            fallback = (worst, float(t))
+        if worst <= max_false_accept:
+            mean = float(np.mean(baccs))
+            if best is None or mean > best[0] + 1e-12:
+                best = (mean, worst, float(t))
+    chosen = best[2] if best is not None else fallback[1] if fallback is not None else 0.5
+    return round(chosen, 3)
 
 
 def _best_contra_threshold(sets: Sequence[LabelledSet], bias: float, coef: Matrix) -> float:
@@ -168,11 +240,22 @@ def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
     for code in config.veto_signals:
         veto |= col[f"signal_{code}"] > 0
     polarity = (col["negation_claim_only"] + col["negation_evidence_only"] + col["antonym"]) > 0
-    clash = polarity & (coverage >= config.clash_coverage)
+    gap = np.zeros(len(x), dtype=bool)
+    complete = np.zeros(len(x), dtype=bool)
+    slot = np.zeros(len(x), dtype=bool)
+    if config.require_alignment:
+        gap = col["unaligned_share"] > config.max_unaligned_share
+        mismatched = col["alignment_mismatches"] > 0
+        veto |= mismatched
+        complete = (col["unaligned_share"] == 0) & ~mismatched
+        slot = col["slot_conflict"] > 0
+    clash = polarity & (coverage >= config.clash_coverage) & ~complete
     partial = col["uncovered_run"] >= config.max_uncovered_run
-    entailed = (p_entail >= config.entail_threshold) & ~veto & ~clash & ~partial
+    entailed = (p_entail >= config.entail_threshold) & ~veto & ~clash & ~partial & ~gap
     contra = ~entailed & (
-        clash | ((p_contra >= config.contradict_threshold) & (coverage >= config.related_coverage))
+        (slot & ~gap & (coverage >= config.clash_coverage))
+        | clash
+        | ((p_contra >= config.contradict_threshold) & (coverage >= config.related_coverage) & ~gap)
     )
     no_content = ~x.any(axis=1)
     out = np.where(entailed, "entailed", np.where(contra, "contradicted", "insufficient"))
@@ -190,7 +273,11 @@ def folds(sets: Sequence[LabelledSet], k: int, seed: int = 0) -> list[list[NDArr
 
 
 def cross_validated(
-    sets: Sequence[LabelledSet], base: RulesConfig, k: int = 5, l2: float = 30.0
+    sets: Sequence[LabelledSet],
+    base: RulesConfig,
+    k: int = 5,
+    l2: float = 30.0,
+    max_false_accept: float = 0.05,
 ) -> list[NDArray[np.str_]]:
     """Held-out verdicts per file: each fold is judged by a config fitted without it."""
     parts = folds(sets, k)
@@ -200,7 +287,7 @@ def cross_validated(
         for s, file_folds in zip(sets, parts, strict=True):
             keep = np.setdiff1d(np.arange(len(s.labels)), file_folds[fold])
             train.append(LabelledSet(s.name, s.x[keep], tuple(s.labels[i] for i in keep)))
-        config = fit(train, base, l2)
+        config = fit(train, base, l2, max_false_accept)
         for i, (s, file_folds) in enumerate(zip(sets, parts, strict=True)):
             idx = file_folds[fold]
             predictions[i][idx] = decide_matrix(config, s.x[idx])

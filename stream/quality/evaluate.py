@@ -5,7 +5,10 @@ this module fixes the recipe: every record goes through the same `AsyncChecker.c
 path the stream stage uses (a missing result is `unknown`, as downstream), and each file gets
 binary balanced accuracy (entailed vs. not, robust to the skewed label mix of the data sets),
 macro-F1 and a confusion matrix only where three-way gold labels exist, the rate of `unknown`
-answers and throughput. No CLI and no plotting here, so tests can drive it with a fake checker.
+answers and throughput. A gate is judged by what it lets through, so each file also gets the
+false-accept rate (non-entailed gold decided `entailed`), the accept recall, and the share of
+mutants of its entailed claims (`stream.quality.mutations`) the checker refuses. No CLI and no
+plotting here, so tests can drive it with a fake checker.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,7 @@ import orjson
 
 from stream.checkers.base import AsyncChecker
 from stream.errors import InputError
+from stream.quality.mutations import mutants
 from stream.verify.codes import Verdict
 from stream.verify.features import evidence_signals
 from stream.verify.model import CheckRequest, CheckResult, Fragment
@@ -64,6 +68,42 @@ UNKNOWN = Prediction(Verdict.UNKNOWN.value, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
+class MutationCatch:
+    """How many mutants of a file's entailed claims the checker refused (not `entailed`)."""
+
+    mutants: int = 0
+    caught: int = 0
+    by_operator: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """operator -> (caught, mutants)."""
+    by_language: dict[str, tuple[int, int]] = field(default_factory=dict)
+    accepted_mutants: int = 0
+    """Mutants whose original claim the checker accepted: the ones that test the gate."""
+    accepted_caught: int = 0
+
+    @property
+    def rate(self) -> float | None:
+        return self.caught / self.mutants if self.mutants else None
+
+    def to_json(self) -> dict[str, Any]:
+        def rates(table: dict[str, tuple[int, int]]) -> dict[str, float]:
+            return {k: round(c / n, ROUND) for k, (c, n) in sorted(table.items()) if n}
+
+        accepted = (
+            round(self.accepted_caught / self.accepted_mutants, ROUND)
+            if self.accepted_mutants
+            else None
+        )
+        return {
+            "mutation_catch_rate": _round(self.rate),
+            "mutation_catch": rates(self.by_operator),
+            "mutation_catch_by_language": rates(self.by_language),
+            "mutants": self.mutants,
+            "mutation_catch_rate_accepted": accepted,
+            "mutants_of_accepted": self.accepted_mutants,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class FileResult:
     """Metrics for one input file plus the per-record data the report plots."""
 
@@ -76,6 +116,9 @@ class FileResult:
     confusion: dict[str, dict[str, int]] | None
     unknown_rate: float
     claims_per_s: float | None
+    false_accept_rate: float | None = None
+    accept_recall: float | None = None
+    mutation: MutationCatch | None = None
     gold: tuple[str, ...] = ()
     predicted: tuple[str, ...] = ()
     p_entailed: tuple[float, ...] = ()
@@ -92,6 +135,9 @@ class FileResult:
             "confusion": self.confusion,
             "unknown_rate": _round(self.unknown_rate),
             "claims_per_s": _round(self.claims_per_s),
+            "false_accept_rate": _round(self.false_accept_rate),
+            "accept_recall": _round(self.accept_recall),
+            **(self.mutation or MutationCatch()).to_json(),
         }
 
 
@@ -224,6 +270,59 @@ def binary_bacc(gold: Sequence[str], predicted: Sequence[str]) -> float | None:
     return sum(recalls) / len(recalls) if recalls else None
 
 
+def false_accept_rate(gold: Sequence[str], predicted: Sequence[str]) -> float | None:
+    """Share of non-entailed gold claims decided `entailed` (None when there are none)."""
+    rows = [p for g, p in zip(gold, predicted, strict=True) if g != "entailed"]
+    return sum(p == "entailed" for p in rows) / len(rows) if rows else None
+
+
+def accept_recall(gold: Sequence[str], predicted: Sequence[str]) -> float | None:
+    """Share of entailed gold claims decided `entailed` (None when there are none)."""
+    rows = [p for g, p in zip(gold, predicted, strict=True) if g == "entailed"]
+    return sum(p == "entailed" for p in rows) / len(rows) if rows else None
+
+
+async def mutation_catch(
+    checker: AsyncChecker,
+    records: Sequence[LabelledClaim],
+    predicted: Sequence[str],
+    batch_size: int = BATCH_SIZE,
+) -> MutationCatch:
+    """Apply every mutation operator to each gold-entailed claim and judge the mutants
+    against the original evidence; a mutant decided `entailed` is a miss."""
+    made: list[tuple[LabelledClaim, str, bool]] = []
+    for record, pred in zip(records, predicted, strict=True):
+        if record.label != "entailed":
+            continue
+        for i, m in enumerate(mutants(record.claim, record.language)):
+            mutant = replace(record, id=f"{record.id}#mut{i}:{m.operator}", claim=m.claim)
+            made.append((mutant, m.operator, pred == "entailed"))
+    if not made:
+        return MutationCatch()
+    predictions, _ = await predict(checker, [m for m, _, _ in made], batch_size)
+    by_op: dict[str, list[int]] = {}
+    by_lang: dict[str, list[int]] = {}
+    caught = accepted = accepted_caught = 0
+    for (mutant, op, original_accepted), p in zip(made, predictions, strict=True):
+        hit = int(p.verdict != Verdict.ENTAILED)
+        caught += hit
+        for table, key in ((by_op, op), (by_lang, mutant.language)):
+            cell = table.setdefault(key, [0, 0])
+            cell[0] += hit
+            cell[1] += 1
+        if original_accepted:
+            accepted += 1
+            accepted_caught += hit
+    return MutationCatch(
+        len(made),
+        caught,
+        {k: (v[0], v[1]) for k, v in by_op.items()},
+        {k: (v[0], v[1]) for k, v in by_lang.items()},
+        accepted,
+        accepted_caught,
+    )
+
+
 def confusion_matrix(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, dict[str, int]]:
     """gold → predicted → count, every cell present (zeros included) for stable output."""
     matrix = {g: dict.fromkeys(PREDICTED, 0) for g in LABELS}
@@ -271,6 +370,8 @@ def score(
         confusion=matrix,
         unknown_rate=sum(p == "unknown" for p in pred) / n if n else 0.0,
         claims_per_s=n / seconds if seconds > 0 else None,
+        false_accept_rate=false_accept_rate(gold, pred),
+        accept_recall=accept_recall(gold, pred),
         gold=gold,
         predicted=pred,
         p_entailed=tuple(p.p_entailed for p in predictions),
@@ -284,9 +385,14 @@ async def evaluate_file(
     limit: int | None = None,
     batch_size: int = BATCH_SIZE,
     on_batch: Callable[[int], object] | None = None,
+    mutations: bool = True,
 ) -> FileResult:
     """Load, check and score one labelled file; `name` is how the file is reported."""
     name = name or str(path)
     records = load_records(path, name, limit)
     predictions, seconds = await predict(checker, records, batch_size, on_batch)
-    return score(name, records, predictions, seconds)
+    result = score(name, records, predictions, seconds)
+    if not mutations:
+        return result
+    caught = await mutation_catch(checker, records, result.predicted, batch_size)
+    return replace(result, mutation=caught)

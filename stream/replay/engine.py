@@ -22,6 +22,7 @@ import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from stream.checkers.base import AsyncChecker
+from stream.errors import InputError, UsageError
 from stream.events import Source
 from stream.kafka.clients import send_all
 from stream.metrics import Metrics
@@ -112,14 +113,34 @@ async def read_originals(
     originals: dict[str, Original] = {}
     claims: dict[str, dict[str, dict[str, Any]]] = {}
 
+    def event(r: Any) -> dict[str, Any] | None:
+        """A live output record, or None for one that is not a JSON object (counted, skipped:
+        a malformed record on an output topic is not the replay user's mistake)."""
+        try:
+            e = orjson.loads(r.value)
+        except (orjson.JSONDecodeError, TypeError):
+            e = None
+        if not isinstance(e, dict):
+            log.warning("skipping a malformed record at %s:%s@%s", r.topic, r.partition, r.offset)
+            return None
+        return e
+
     def decision(r: Any) -> None:
-        e = orjson.loads(r.value)
-        if e.get("replay_id") is None and e.get("schema") == "citegate.decision.v1":
+        e = event(r)
+        if (
+            e is not None
+            and e.get("replay_id") is None
+            and e.get("schema") == "citegate.decision.v1"
+        ):
             originals[e["source_event_id"]] = Original(e["final_status"])
 
     def verdict(r: Any) -> None:
-        e = orjson.loads(r.value)
-        if e.get("replay_id") is None and e.get("schema") == "citegate.claim-verdict.v1":
+        e = event(r)
+        if (
+            e is not None
+            and e.get("replay_id") is None
+            and e.get("schema") == "citegate.claim-verdict.v1"
+        ):
             claims.setdefault(e["source_event_id"], {})[e["claim_id"]] = {
                 "verdict": e["verdict"],
                 "support_status": e["support_status"],
@@ -182,9 +203,16 @@ class Replay:
         path = self.plan.checkpoint
         if path is None or not path.exists():
             return False
-        data = orjson.loads(path.read_bytes())
+        try:
+            data = orjson.loads(path.read_bytes())
+        except orjson.JSONDecodeError as exc:
+            raise InputError(
+                f"checkpoint {path} is not JSON ({exc}); delete it to start over"
+            ) from None
+        if not isinstance(data, dict):
+            raise InputError(f"checkpoint {path} is not a replay checkpoint")
         if data.get("replay_id") != self.plan.replay_id:
-            raise ValueError(f"checkpoint {path} belongs to replay {data.get('replay_id')!r}")
+            raise UsageError(f"checkpoint {path} belongs to replay {data.get('replay_id')!r}")
         saved = data.get("plan", {})
         # Relative times (`--since 7d`) move between runs: the interrupted run's bounds hold.
         self.plan = replace(
@@ -193,13 +221,18 @@ class Replay:
             until_ms=saved.get("until_ms", self.plan.until_ms),
         )
         if saved and saved != self._plan_signature():
-            raise ValueError(
+            raise UsageError(
                 f"checkpoint {path} was written with other replay options "
                 f"({data.get('plan')}); resume with the same ones"
             )
-        self.positions = {int(k): int(v) for k, v in data["positions"].items()}
-        self.ends = {int(k): int(v) for k, v in data["ends"].items()}
-        self.report = ReplayReport.from_json(data["report"])
+        try:
+            self.positions = {int(k): int(v) for k, v in data["positions"].items()}
+            self.ends = {int(k): int(v) for k, v in data["ends"].items()}
+            self.report = ReplayReport.from_json(data["report"])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(
+                f"checkpoint {path} is damaged ({type(exc).__name__}); delete it to start over"
+            ) from None
         self.done = bool(data.get("done"))
         return True
 
@@ -242,7 +275,7 @@ class Replay:
         await consumer.topics()
         partitions = sorted(consumer.partitions_for_topic(topic) or ())
         if not partitions:
-            raise ValueError(f"topic {topic!r} does not exist on this broker")
+            raise UsageError(f"topic {topic!r} does not exist on this broker")
         tps = [TopicPartition(topic, p) for p in partitions]
         # No assign() here: offsets_for_times needs none, and partitions assigned without a
         # position make the fetcher reset their offsets in the background; reassigning while

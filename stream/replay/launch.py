@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from aiokafka.errors import KafkaError
 from prometheus_client import start_http_server
 
 from stream.checkers.factory import make_checker
@@ -13,6 +14,7 @@ from stream.corpus.wiring import corpus_cache
 from stream.errors import UsageError
 from stream.kafka.clients import (
     bootstrap_servers,
+    broker_error,
     consumer_kwargs,
     create_topics,
     producer_kwargs,
@@ -58,7 +60,7 @@ async def run_replay(
     if metrics_port is not None:
         # Replay metrics carry mode="replay", so dashboards keep them apart from live traffic.
         start_http_server(metrics_port, addr=settings.web_host, registry=metrics.registry)
-    store = open_store(settings.store)
+    store = open_store(settings.store, create=False)
     cache = corpus_cache(store, settings, metrics)
     checker = make_checker(checker_spec or settings.checker, settings, metrics)
     plan = Plan(
@@ -74,7 +76,14 @@ async def run_replay(
         batch_size=batch_size,
     )
 
-    await create_topics(bootstrap, [output_topic], settings.partitions, **security_kwargs(settings))
+    try:
+        await create_topics(
+            bootstrap, [output_topic], settings.partitions, **security_kwargs(settings)
+        )
+    except (KafkaError, OSError) as exc:
+        await store.close()
+        await checker.close()
+        raise broker_error(exc) from None
     replay = Replay(
         settings,
         consumer_kwargs(settings, bootstrap),
@@ -86,8 +95,8 @@ async def run_replay(
     )
     try:
         result = await replay.run(progress)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    except (KafkaError, OSError) as exc:
+        raise broker_error(exc) from None
     finally:
         await checker.close()
         await store.close()

@@ -17,13 +17,15 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Protocol
 
+from stream.verify.align import SLOT_CODES
 from stream.verify.codes import SignalCode, SupportStatus, Verdict
 from stream.verify.features import FEATURES, Features, Window, extract
 from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref, RiskSignal
 from stream.verify.signals import SCOPE_SIGNALS
-from stream.verify.tokens import jaccard, token_spans
+from stream.verify.tokens import jaccard
 
 
 class Checker(Protocol):
@@ -35,62 +37,120 @@ class Checker(Protocol):
     def check(self, request: CheckRequest) -> CheckResult: ...
 
 
-BASE_VERSION = "rules-1.1"
+BASE_VERSION = "rules-2.0"
 
 # Fitted by `citegate calibrate` on the labelled dev files of ../shared/eval (en, ru, zh; each
-# file weighted equally, classes balanced); see README "Checker quality" for the figures.
+# file weighted equally, classes balanced) on the claims the alignment lets through (the only
+# ones the entailment model decides), with the risk features' weights constrained to <= 0.
+# See docs/checker-quality.md for the figures.
 DEFAULT_ENTAIL: dict[str, float] = {
-    "bias": -1.1689,
-    "coverage": -1.5753,
-    "coverage_unweighted": 0.0714,
-    "coverage_all": 2.3870,
-    "sentence_coverage": -0.3433,
-    "bigram_coverage": 0.1184,
-    "char3_coverage": 0.5937,
-    "entity_coverage": 0.0379,
-    "jaccard": 0.0876,
-    "log_claim_tokens": 0.7351,
-    "log_window_tokens": 0.0034,
-    "log_uncovered": -0.3787,
-    "uncovered_run": -0.0798,
-    "negation_claim_only": -0.2731,
-    "negation_evidence_only": 0.0719,
-    "coverage_x_negation": -0.4733,
-    "antonym": -0.6243,
-    "signal_number_unsupported": -0.6633,
-    "signal_negation_mismatch": 0.0459,
-    "signal_absolute_unsupported": -0.2207,
-    "signal_modality_strengthened": 0.6167,
-    "signal_inference_cue": 0.2494,
-    "signal_date_mismatch": -1.3431,
-    "signal_version_mismatch": -0.0272,
+    "bias": 0.506445,
+    "alignment_mismatches": 0.0,
+    "antonym": 0.0,
+    "bigram_coverage": 0.512321,
+    "char3_coverage": 1.494215,
+    "coverage": 0.543987,
+    "coverage_all": -3.02866,
+    "coverage_unweighted": 0.160744,
+    "coverage_x_negation": -0.280527,
+    "entity_coverage": 0.206764,
+    "jaccard": 0.59112,
+    "log_claim_tokens": 0.673594,
+    "log_uncovered": 0.781901,
+    "log_window_tokens": -0.455617,
+    "negation_claim_only": 0.0,
+    "negation_evidence_only": -0.381929,
+    "sentence_coverage": -0.048358,
+    "signal_absolute_unsupported": -1.617835,
+    "signal_bound_mismatch": 0.0,
+    "signal_condition_dropped": 0.0,
+    "signal_date_mismatch": 0.0,
+    "signal_entity_mismatch": 0.0,
+    "signal_identifier_mismatch": 0.0,
+    "signal_inference_cue": 0.0,
+    "signal_modality_strengthened": 0.0,
+    "signal_negation_mismatch": -0.11361,
+    "signal_number_mismatch": 0.0,
+    "signal_number_unsupported": 0.0,
+    "signal_order_mismatch": 0.0,
+    "signal_quantifier_widened": 0.0,
+    "signal_unit_mismatch": 0.0,
+    "signal_unlinked_citations": 0.0,
+    "signal_version_mismatch": 0.0,
+    "slot_conflict": 0.0,
+    "unaligned_share": 0.0,
+    "uncovered_run": -0.300828,
 }
 DEFAULT_CONTRADICT: dict[str, float] = {
-    "bias": 1.3729,
-    "coverage": 0.6916,
-    "coverage_unweighted": 0.7714,
-    "coverage_all": -0.5787,
-    "sentence_coverage": 0.0280,
-    "bigram_coverage": 1.3034,
-    "char3_coverage": -0.8719,
-    "entity_coverage": 0.4698,
-    "jaccard": -1.2214,
-    "log_claim_tokens": -1.1823,
-    "log_window_tokens": -0.0727,
-    "log_uncovered": 0.5681,
-    "uncovered_run": -0.0228,
-    "negation_claim_only": 0.7298,
-    "negation_evidence_only": 0.0437,
-    "coverage_x_negation": 1.1189,
-    "antonym": 0.3114,
-    "signal_number_unsupported": -0.0218,
-    "signal_negation_mismatch": 0.0973,
-    "signal_absolute_unsupported": 0.4840,
-    "signal_modality_strengthened": 0.1576,
-    "signal_inference_cue": -0.2007,
-    "signal_date_mismatch": 0.4917,
-    "signal_version_mismatch": -0.0760,
+    "bias": 1.608876,
+    "alignment_mismatches": -0.119875,
+    "antonym": 0.361237,
+    "bigram_coverage": 1.277433,
+    "char3_coverage": -0.553783,
+    "coverage": 0.758165,
+    "coverage_all": -0.989168,
+    "coverage_unweighted": 0.940629,
+    "coverage_x_negation": 1.049767,
+    "entity_coverage": 0.423329,
+    "jaccard": -1.324998,
+    "log_claim_tokens": -1.168689,
+    "log_uncovered": 0.546258,
+    "log_window_tokens": -0.116252,
+    "negation_claim_only": 0.198542,
+    "negation_evidence_only": -0.247533,
+    "sentence_coverage": -0.104705,
+    "signal_absolute_unsupported": 0.484767,
+    "signal_bound_mismatch": -0.332244,
+    "signal_condition_dropped": -0.037574,
+    "signal_date_mismatch": 0.764831,
+    "signal_entity_mismatch": 0.139938,
+    "signal_identifier_mismatch": 0.0,
+    "signal_inference_cue": -0.161094,
+    "signal_modality_strengthened": 0.044423,
+    "signal_negation_mismatch": 0.483375,
+    "signal_number_mismatch": -0.468276,
+    "signal_number_unsupported": 0.328124,
+    "signal_order_mismatch": -0.413394,
+    "signal_quantifier_widened": 0.232461,
+    "signal_unit_mismatch": -0.924055,
+    "signal_unlinked_citations": 0.0,
+    "signal_version_mismatch": -0.016086,
+    "slot_conflict": 0.468512,
+    "unaligned_share": -0.341467,
+    "uncovered_run": -0.023241,
 }
+
+
+RISK_FEATURES: frozenset[str] = frozenset(
+    {
+        *(f"signal_{c.value}" for c in SignalCode),
+        "negation_claim_only",
+        "negation_evidence_only",
+        "coverage_x_negation",
+        "antonym",
+        "unaligned_share",
+        "alignment_mismatches",
+        "slot_conflict",
+    }
+)
+"""Features that say something is wrong: their entailment weights must be <= 0, so that a risk
+signal can only lower the confidence in `entailed`, never raise it."""
+
+DEFAULT_VETOES: frozenset[str] = frozenset(
+    {SignalCode.NUMBER_UNSUPPORTED, SignalCode.DATE_MISMATCH, SignalCode.VERSION_MISMATCH}
+)
+"""Request signals that veto `entailed` by themselves: the exact ones. The alignment's
+mismatches always veto while `require_alignment` holds."""
+
+
+def check_monotone(weights: Mapping[str, float]) -> None:
+    """Refuse entailment weights that let a risk feature raise the score."""
+    bad = sorted(k for k, v in weights.items() if k in RISK_FEATURES and v > 0)
+    if bad:
+        raise ValueError(
+            "risk features must have entailment weights <= 0 (a risk signal may only lower "
+            f"confidence): {', '.join(bad)}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,33 +158,46 @@ class RulesConfig:
     """Everything that decides the rules checker's verdicts; its hash names the version."""
 
     entail_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_ENTAIL))
-    entail_threshold: float = 0.53
+    entail_threshold: float = 0.48
+    """`calibrate` chose 0.45 as the lowest threshold keeping every dev file's false-accept
+    rate <= 0.05 (TERRa 0.049); 0.48 leaves a margin for data the fit has not seen."""
     contradict_weights: Mapping[str, float] = field(
         default_factory=lambda: dict(DEFAULT_CONTRADICT)
     )
-    contradict_threshold: float = 0.44
+    contradict_threshold: float = 0.53
     related_coverage: float = 0.25
     clash_coverage: float = 0.75
     """A polarity clash (negation on one side, antonyms) in a window covering this much of
     the claim makes it `contradicted`, whatever the models say: the evidence restates the
-    claim with the opposite sign."""
+    claim with the opposite sign. The same holds for a slot mismatch (number, unit,
+    identifier) when the rest of the claim aligns."""
+    unlinked_coverage: float = 0.75
+    """Several windows together cover this much of the claim while the best one does not:
+    the `unlinked_citations` signal (support spread over citations)."""
     max_uncovered_run: int = 4
     """This many consecutive claim tokens missing from the evidence are an unsupported clause:
     a compound claim is not entailed when only part of it is supported (seed 000 check 8)."""
+    require_alignment: bool = True
+    """Every content unit of the claim must align with the evidence before `entailed`."""
+    max_unaligned_share: float = 0.0
+    """Share of the claim's units that may stay unaligned in an `entailed` claim (0: none)."""
     window_sentences: int = 3
     max_window_chars: int = 2000
-    veto_signals: frozenset[str] = frozenset(
-        {SignalCode.NUMBER_UNSUPPORTED, SignalCode.DATE_MISMATCH, SignalCode.VERSION_MISMATCH}
-    )
+    veto_signals: frozenset[str] = DEFAULT_VETOES
     base_version: str = BASE_VERSION
     calibrated: bool = False
 
+    def __post_init__(self) -> None:
+        check_monotone(self.entail_weights)
+
     @property
     def version(self) -> str:
-        """`rules-1.1` for the built-in model, `rules-1.1+<hash>` for a calibrated one."""
-        if not self.calibrated:
+        """`rules-2.0` for the built-in model, `rules-2.0+<hash>` for any other config: a
+        changed weight, threshold or veto list changes the version every verdict carries."""
+        digest = self.digest()
+        if not self.calibrated and digest == _default_digest():
             return self.base_version
-        return f"{self.base_version}+{self.digest()[:8]}"
+        return f"{self.base_version}+{digest[:8]}"
 
     def model(self) -> dict[str, Any]:
         """The parameters that change verdicts, in a canonical form."""
@@ -134,8 +207,11 @@ class RulesConfig:
                 "contradict": self.contradict_threshold,
                 "related_coverage": self.related_coverage,
                 "clash_coverage": self.clash_coverage,
+                "unlinked_coverage": self.unlinked_coverage,
                 "max_uncovered_run": self.max_uncovered_run,
+                "max_unaligned_share": self.max_unaligned_share,
             },
+            "alignment": {"required": self.require_alignment},
             "window": {"sentences": self.window_sentences, "max_chars": self.max_window_chars},
             "vetoes": {"signals": sorted(self.veto_signals)},
             "entail_weights": {k: round(v, 6) for k, v in sorted(self.entail_weights.items())},
@@ -166,7 +242,9 @@ class RulesConfig:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RulesConfig:
-        """Build from a parsed checker config (TOML); unknown feature names are refused."""
+        """Build from a parsed checker config (TOML); unknown feature names, unknown signal
+        codes and risk features with positive entailment weights are refused."""
+        d = cls()
         thresholds = data.get("thresholds", {})
         window = data.get("window", {})
         entail = {str(k): float(v) for k, v in data.get("entail_weights", {}).items()}
@@ -174,28 +252,48 @@ class RulesConfig:
         for name in (*entail, *contra):
             if name != "bias" and name not in FEATURES:
                 raise ValueError(f"unknown feature {name!r} in checker config")
+        vetoes = frozenset(str(s) for s in data.get("vetoes", {}).get("signals", d.veto_signals))
+        unknown = sorted(vetoes - {c.value for c in SignalCode})
+        if unknown:
+            raise ValueError(f"unknown veto signal(s) {', '.join(unknown)} in checker config")
         return cls(
             entail_weights=entail or dict(DEFAULT_ENTAIL),
-            entail_threshold=float(thresholds.get("entail", 0.53)),
+            entail_threshold=float(thresholds.get("entail", d.entail_threshold)),
             contradict_weights=contra or dict(DEFAULT_CONTRADICT),
-            contradict_threshold=float(thresholds.get("contradict", 0.44)),
-            related_coverage=float(thresholds.get("related_coverage", 0.25)),
-            clash_coverage=float(thresholds.get("clash_coverage", 0.75)),
-            max_uncovered_run=int(thresholds.get("max_uncovered_run", 4)),
-            window_sentences=int(window.get("sentences", 3)),
-            max_window_chars=int(window.get("max_chars", 2000)),
-            veto_signals=frozenset(
-                str(s) for s in data.get("vetoes", {}).get("signals", cls().veto_signals)
-            ),
+            contradict_threshold=float(thresholds.get("contradict", d.contradict_threshold)),
+            related_coverage=float(thresholds.get("related_coverage", d.related_coverage)),
+            clash_coverage=float(thresholds.get("clash_coverage", d.clash_coverage)),
+            unlinked_coverage=float(thresholds.get("unlinked_coverage", d.unlinked_coverage)),
+            max_uncovered_run=int(thresholds.get("max_uncovered_run", d.max_uncovered_run)),
+            max_unaligned_share=float(thresholds.get("max_unaligned_share", d.max_unaligned_share)),
+            require_alignment=bool(data.get("alignment", {}).get("required", True)),
+            window_sentences=int(window.get("sentences", d.window_sentences)),
+            max_window_chars=int(window.get("max_chars", d.max_window_chars)),
+            veto_signals=vetoes,
             base_version=str(data.get("checker", {}).get("base", BASE_VERSION)),
             calibrated=bool(data.get("checker", {}).get("calibrated", True)),
         )
 
 
-def _score(weights: Mapping[str, float], values: Mapping[str, float]) -> float:
-    z = weights.get("bias", 0.0) + sum(
-        w * values.get(k, 0.0) for k, w in weights.items() if k != "bias"
-    )
+@lru_cache(maxsize=1)
+def _default_digest() -> str:
+    return RulesConfig().digest()
+
+
+Terms = tuple[float, tuple[tuple[str, float], ...]]
+
+
+def _terms(weights: Mapping[str, float]) -> Terms:
+    """(bias, non-zero weights): zero weights cost a lookup per claim and change nothing."""
+    bias = weights.get("bias", 0.0)
+    return bias, tuple((k, w) for k, w in weights.items() if k != "bias" and w != 0.0)
+
+
+def _score(
+    terms: tuple[float, tuple[tuple[str, float], ...]], values: Mapping[str, float]
+) -> float:
+    bias, weights = terms
+    z = bias + sum(w * values.get(k, 0.0) for k, w in weights)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -205,6 +303,8 @@ class RulesChecker:
     def __init__(self, config: RulesConfig | None = None) -> None:
         self.config = config or RulesConfig()
         self._ref = Ref("rules", self.config.version)
+        self._entail = _terms(self.config.entail_weights)
+        self._contradict = _terms(self.config.contradict_weights)
 
     @property
     def ref(self) -> Ref:
@@ -236,27 +336,36 @@ class RulesChecker:
 
     def _judge(self, request: CheckRequest, feats: Features) -> CheckResult:
         cfg = self.config
-        signals = list(request.signals)
+        signals = list(feats.signals)
         coverage = feats.values["coverage"]
         if (
             len([w for w in feats.windows if w.covered]) > 1
-            and feats.best.coverage < 0.75 <= feats.values["coverage_all"]
+            and feats.best.coverage < cfg.unlinked_coverage <= feats.values["coverage_all"]
         ):
             signals.append(
                 RiskSignal(
                     SignalCode.UNLINKED_CITATIONS, "support is spread over several citations"
                 )
             )
-        p_entail = _score(cfg.entail_weights, feats.values)
-        p_contra = _score(cfg.contradict_weights, feats.values)
-        vetoes = [s for s in signals if s.code.value in cfg.veto_signals]
+        p_entail = _score(self._entail, feats.values)
+        p_contra = _score(self._contradict, feats.values)
+        aligned = feats.alignment
+        # The request's cheap signals veto only where they are exact (numbers, dates,
+        # versions); polarity, scope and modality are judged by the alignment, slot by slot.
+        vetoes = [s for s in request.signals if s.code.value in cfg.veto_signals]
+        if cfg.require_alignment:
+            vetoes += [m for m in aligned.mismatches if m not in vetoes]
         scope = [s for s in signals if s.code in SCOPE_SIGNALS]
+        slots = [m for m in aligned.mismatches if m.code in SLOT_CODES]  # another value
+        gap = cfg.require_alignment and aligned.unaligned_weight > cfg.max_unaligned_share
+        complete = cfg.require_alignment and aligned.complete
         used = self._used_windows(feats)
         evidence = tuple(_span(w) for w in used if w.covered)
         ids = tuple(dict.fromkeys(w.fragment.citation_id for w in used if w.covered))
-        uncovered = _uncovered_parts(request.claim, feats.union)
-        numbers = [s.detail for s in vetoes]
-        unsupported = tuple(dict.fromkeys([*numbers, *uncovered]))
+        claimed = [
+            s.detail.split(" (")[0] for s in vetoes if s.code is not SignalCode.INFERENCE_CUE
+        ]
+        unsupported = tuple(dict.fromkeys([*claimed, *aligned.unaligned]))
         jac = max(jaccard(set(feats.claim_tokens), set(w.tokens)) for w in feats.windows)
         pct = f"{coverage:.0%}"
         found = tuple(signals)
@@ -283,15 +392,30 @@ class RulesChecker:
                 found,
             )
 
-        clash = feats.contradiction if coverage >= cfg.clash_coverage else None
+        # a clash of mere negation presence is moot once every unit, polarity included, aligns
+        clash = feats.contradiction if coverage >= cfg.clash_coverage and not complete else None
         partial = feats.values["uncovered_run"] >= cfg.max_uncovered_run
-        if p_entail >= cfg.entail_threshold and not vetoes and not clash and not partial:
+        if (
+            p_entail >= cfg.entail_threshold
+            and not vetoes
+            and not clash
+            and not partial
+            and not gap
+        ):
             return result(
                 Verdict.ENTAILED,
                 p_entail,
                 SupportStatus.SUPPORTED,
-                f"cited evidence supports the claim (p={p_entail:.2f}, {pct} covered)",
+                f"every unit of the claim aligns with the evidence (p={p_entail:.2f})",
                 parts=(),
+            )
+        if slots and not gap and coverage >= cfg.clash_coverage:
+            named = "; ".join(f"{s.code.value}: {s.detail}" for s in slots)
+            return result(
+                Verdict.CONTRADICTED,
+                max(p_contra, coverage),
+                SupportStatus.CONTRADICTS_EVIDENCE,
+                f"the evidence states another value ({named})",
             )
         if clash:
             return result(
@@ -300,7 +424,7 @@ class RulesChecker:
                 SupportStatus.CONTRADICTS_EVIDENCE,
                 f"{clash} in evidence covering {pct} of the claim",
             )
-        if p_contra >= cfg.contradict_threshold and coverage >= cfg.related_coverage:
+        if p_contra >= cfg.contradict_threshold and coverage >= cfg.related_coverage and not gap:
             return result(
                 Verdict.CONTRADICTED,
                 p_contra,
@@ -315,9 +439,15 @@ class RulesChecker:
                 f"cited fragment is unrelated to the claim ({pct} covered)",
                 ids_=(),
             )
-        why = "; ".join(f"{s.code.value}: {s.detail}" for s in [*vetoes, *scope]) or (
-            f"p={p_entail:.2f} below {cfg.entail_threshold:.2f}"
-        )
+        why = "; ".join(f"{s.code.value}: {s.detail}" for s in vetoes[:4])
+        if aligned.unaligned:
+            missing = ", ".join(repr(p) for p in aligned.unaligned[:4])
+            why = (
+                f"{why}; not in the evidence: {missing}"
+                if why
+                else f"not in the evidence: {missing}"
+            )
+        why = why or f"p={p_entail:.2f} below {cfg.entail_threshold:.2f}"
         return result(
             Verdict.INSUFFICIENT,
             1 - p_entail,
@@ -342,28 +472,3 @@ def _span(window: Window) -> EvidenceSpan:
         f.document_id,
         f.document_version,
     )
-
-
-def _uncovered_parts(claim: str, covered: frozenset[str]) -> list[str]:
-    """Surface stretches of the claim whose tokens the evidence does not contain."""
-    marks = [False] * len(claim)
-    spans = token_spans(claim)
-    for tok, a, b in spans:
-        if tok not in covered:
-            marks[a:b] = [True] * (b - a)
-    for tok, a, b in spans:
-        if tok in covered:
-            marks[a:b] = [False] * (b - a)
-    parts, i = [], 0
-    while i < len(claim):
-        if not marks[i]:
-            i += 1
-            continue
-        j = i
-        while j < len(claim) and (
-            marks[j] or (claim[j] == " " and j + 1 < len(claim) and marks[j + 1])
-        ):
-            j += 1
-        parts.append(claim[i:j].strip())
-        i = j
-    return [p for p in parts if p]

@@ -85,6 +85,16 @@ class SignalCode(StrEnum):
     DATE_MISMATCH = "date_mismatch"
     VERSION_MISMATCH = "version_mismatch"
     UNLINKED_CITATIONS = "unlinked_citations"
+    # Alignment of the claim to its evidence window (`stream.verify.align`); each detail names
+    # the claim's value and the evidence's, e.g. `1000 (evidence: 100)`.
+    NUMBER_MISMATCH = "number_mismatch"
+    UNIT_MISMATCH = "unit_mismatch"
+    IDENTIFIER_MISMATCH = "identifier_mismatch"
+    ENTITY_MISMATCH = "entity_mismatch"
+    QUANTIFIER_WIDENED = "quantifier_widened"
+    CONDITION_DROPPED = "condition_dropped"
+    BOUND_MISMATCH = "bound_mismatch"
+    ORDER_MISMATCH = "order_mismatch"
 
 
 class InputCode(StrEnum):
@@ -98,3 +108,9 @@ class InputCode(StrEnum):
     TOO_MANY_CITATIONS = "too_many_citations"
     OFFSET_UNIT_INVALID = "offset_unit_invalid"
     PROCESSING_FAILED = "processing_failed"
+    EVENT_ID_CONFLICT = "event_id_conflict"
+    SPAN_INVALID = "span_invalid"
+    """A structured claim's span lies outside the answer text (or cuts a character)."""
+    OUTPUT_REJECTED = "output_rejected"
+    """The broker refused an output of this input for good (e.g. larger than its limit)."""
+    """A reused `event_id` whose content differs from the event first seen with it."""

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from stream.verify.align import Alignment, align
 from stream.verify.claims import strip_markers
 from stream.verify.codes import SignalCode
 from stream.verify.model import Fragment, RiskSignal
@@ -67,6 +68,9 @@ FEATURES: tuple[str, ...] = (
     "negation_evidence_only",
     "coverage_x_negation",
     "antonym",
+    "unaligned_share",
+    "alignment_mismatches",
+    "slot_conflict",
     *(f"signal_{c.value}" for c in SignalCode),
 )
 """Feature names, in the order of `Features.values`; the checker config weights them by name."""
@@ -92,6 +96,9 @@ class Features:
     union: frozenset[str]
     claim_tokens: tuple[str, ...]
     contradiction: str | None
+    alignment: Alignment
+    signals: tuple[RiskSignal, ...]
+    """The request's signals plus the alignment's mismatches, without duplicates."""
 
 
 def _fragment_windows(
@@ -223,7 +230,14 @@ def extract(
     clash = contradiction(claim, window_text)
     claim_neg = NEGATION.search(claim) is not None
     window_neg = NEGATION.search(window_text) is not None
-    codes = {s.code for s in signals}
+    used = [best, *(w for w in windows if w is not best and w.covered - best.covered)]
+    aligned = align(
+        claim,
+        "\n".join(w.fragment.text[w.start : w.end] for w in used),
+        "\n".join(f.text for f in fragments),
+    )
+    found = tuple(dict.fromkeys((*signals, *aligned.mismatches)))
+    codes = {s.code for s in found}
     coverage = best.coverage
     values = {
         "coverage": coverage,
@@ -248,6 +262,9 @@ def extract(
         "negation_evidence_only": float(window_neg and not claim_neg),
         "coverage_x_negation": coverage * float(claim_neg != window_neg),
         "antonym": float(clash is not None and "says" in clash),
+        "unaligned_share": aligned.unaligned_weight,
+        "alignment_mismatches": float(len(aligned.mismatches)),
+        "slot_conflict": float(aligned.slot_conflict),
         **{f"signal_{c.value}": float(c in codes) for c in SignalCode},
     }
-    return Features(values, best, tuple(windows), union, claim_tokens, clash)
+    return Features(values, best, tuple(windows), union, claim_tokens, clash, aligned, found)

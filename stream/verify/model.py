@@ -85,6 +85,9 @@ class Answer:
     retriever: Ref = UNSET_REF
     risk_domain: str | None = None
     language: str | None = None
+    content_digest: str | None = None
+    """sha256 of the event's canonical JSON (set at the topic edge): the id of an input without
+    `event_id`, and what tells a producer's retry from a reused `event_id`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,14 +14,17 @@ from typing import Any, cast
 from stream.errors import InputError
 from stream.verify.claims import split_marker_answer
 from stream.verify.codes import InputCode
+from stream.verify.coverage import span_error, uncovered_claims
 from stream.verify.model import Answer, AnswerForm, Citation, Claim, OffsetUnit, Ref
+from stream.verify.offsets import from_codepoints
 
 OFFSET_UNITS: tuple[OffsetUnit, ...] = ("codepoint", "utf16", "utf8")
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Input bounds: every size the stage accepts is finite."""
+    """Input bounds: every size the stage accepts is finite. `max_citations` (1,024 per answer)
+    is fixed; the others come from settings (CITEGATE_MAX_CLAIMS, …_CITATIONS_PER_CLAIM)."""
 
     max_claims: int = 256
     max_citations_per_claim: int = 32
@@ -34,6 +37,8 @@ def _str(value: object) -> str | None:
 
 def _int(value: object) -> int | None:
     # bool is an int in Python; a range bound of `true` is a producer bug, not offset 1.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # JSON Schema's `integer` admits 80.0; it means offset 80
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -78,7 +83,7 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
 
     if "claims" in payload:
         form: AnswerForm = "structured"
-        claims = _structured_claims(payload.get("claims"), answer_text)
+        claims = _structured_claims(payload.get("claims"), answer_text, cast(OffsetUnit, unit))
         raw_citations = payload.get("citations", [])
         if not isinstance(raw_citations, list):
             raise InputError("'citations' must be a list", code=InputCode.SCHEMA_INVALID)
@@ -119,6 +124,10 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
                 code=InputCode.TOO_MANY_CITATIONS,
             )
 
+    if form == "structured":  # what is published must be covered by claims (verify/coverage.py)
+        limit = max(1, limits.max_claims - len(claims))
+        claims += uncovered_claims(answer_text, claims, cast(OffsetUnit, unit), limit)
+
     return Answer(
         answer=answer_text,
         claims=claims,
@@ -136,7 +145,7 @@ def parse_answer(payload: Mapping[str, Any], limits: Limits | None = None) -> An
     )
 
 
-def _structured_claims(raw: object, answer: str) -> tuple[Claim, ...]:
+def _structured_claims(raw: object, answer: str, unit: OffsetUnit) -> tuple[Claim, ...]:
     if not isinstance(raw, list):
         raise InputError("'claims' must be a list", code=InputCode.SCHEMA_INVALID)
     claims: list[Claim] = []
@@ -157,12 +166,13 @@ def _structured_claims(raw: object, answer: str) -> tuple[Claim, ...]:
                 code=InputCode.SCHEMA_INVALID,
             )
         span = item.get("span")
-        span_t = (
-            (span[0], span[1])
-            if isinstance(span, list) and len(span) == 2 and all(_int(x) is not None for x in span)
-            else None
-        )
+        bounds = [_int(x) for x in span] if isinstance(span, list) and len(span) == 2 else []
+        lo, hi = (bounds[0], bounds[1]) if len(bounds) == 2 else (None, None)
+        span_t = (lo, hi) if lo is not None and hi is not None else None
+        if span_t is not None and (problem := span_error(answer, span_t, unit)) is not None:
+            raise InputError(f"claim {cid!r} span {problem}", code=InputCode.SPAN_INVALID)
         if span_t is None and text and (pos := answer.find(text)) >= 0:
-            span_t = (pos, pos + len(text))  # the claim as written in the answer
+            # The claim as written in the answer, expressed in the answer's offset unit.
+            span_t = from_codepoints(answer, pos, pos + len(text), unit)
         claims.append(Claim(cid, text, tuple(str(x) for x in ids), span_t))
     return tuple(claims)

@@ -6,7 +6,7 @@ model checkers concurrently while this module stays free of I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from stream.verify.checkers import Checker
@@ -190,13 +190,20 @@ def _default_status(verdict: Verdict) -> SupportStatus:
     }[verdict]
 
 
-def run_checker(checker: Checker, requests: Sequence[CheckRequest]) -> dict[str, CheckResult]:
-    """Run a synchronous checker; an exception for one claim leaves that claim `unknown`."""
+def run_checker(
+    checker: Checker,
+    requests: Sequence[CheckRequest],
+    on_error: Callable[[BaseException], None] | None = None,
+) -> dict[str, CheckResult]:
+    """Run a synchronous checker; an exception for one claim leaves that claim `unknown` and
+    goes to `on_error` (the edge logs and counts it: a silent bug would hold all traffic)."""
     results: dict[str, CheckResult] = {}
     for request in requests:
         try:
             results[request.claim_id] = checker.check(request)
         except Exception as exc:  # noqa: BLE001 — a checker failure must never pass a claim
+            if on_error is not None:
+                on_error(exc)
             results[request.claim_id] = CheckResult(
                 request.claim_id,
                 Verdict.UNKNOWN,

@@ -12,11 +12,15 @@ from functools import lru_cache
 
 from stream.verify.codes import SignalCode
 from stream.verify.model import RiskSignal
+from stream.verify.numerals import NUMBER_WORD_TOKENS
 from stream.verify.tokens import number_token
+from stream.verify.units import has_cjk, normalize_zh
 
+_LETTER = "A-Za-z\u00c0-\u024f\u0400-\u04ff"
 _NUM_RE = re.compile(
-    # a number standing alone (not part of COVID-19, H1N1, v2), with an optional percent unit
-    r"(?<![\w.\-/])(\d+(?:[.,]\d+)*)(?![\w\-/]*[^\W\d_])"
+    # a number standing alone (not part of COVID-19, H1N1, v2), with an optional percent unit;
+    # CJK characters are word characters to `\w` but never part of a number: `50个` is 50
+    rf"(?<![{_LETTER}\d_.\-/])(\d+(?:[.,]\d+)*)(?![{_LETTER}\d_\-/]*[{_LETTER}])"
     r"(\s?(?:%|％|percent\b|per cent\b|процент\w*))?",
     re.IGNORECASE,
 )
@@ -229,6 +233,12 @@ def risk_signals(
     out: list[RiskSignal] = []
 
     ev_numbers = numbers(facts_text)
+    if has_cjk(facts_text):  # `两个` in the evidence supports a claim's `2个`
+        for token, written in numbers(normalize_zh(facts_text)).items():
+            ev_numbers.setdefault(token, written)
+    for word in _scan(facts_text)[1]:
+        if word in NUMBER_WORD_TOKENS:  # `five` in the evidence supports a claim's `5`
+            ev_numbers.setdefault(NUMBER_WORD_TOKENS[word], word)
     claim_years = set(_YEAR_RE.findall(claim))
     ev_years = set(_YEAR_RE.findall(facts_text))
     for year in sorted(claim_years - ev_years):

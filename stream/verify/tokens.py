@@ -14,6 +14,8 @@ from itertools import chain
 
 import snowballstemmer
 
+from stream.verify.numerals import NUMBER_WORD_TOKENS
+
 _STEMMERS = {
     "en": snowballstemmer.stemmer("english"),
     "ru": snowballstemmer.stemmer("russian"),
@@ -68,6 +70,9 @@ def _word_tokens(word: str, lang: str, stop: frozenset[str]) -> list[str]:
     parts = re.split(r"[-']", word) if lang == "ru" else [word]
     out = []
     for part in parts:
+        if part in NUMBER_WORD_TOKENS:
+            out.append(NUMBER_WORD_TOKENS[part])
+            continue
         if len(part) < 2 and not part.isdigit():
             continue
         if part in stop:

@@ -16,7 +16,8 @@ import signal
 from typing import Any
 
 import faust
-from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from aiokafka.errors import KafkaError
 from mode import Service
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -24,8 +25,15 @@ from stream.checkers.base import AsyncChecker
 from stream.checkers.factory import make_checker
 from stream.corpus.store import DocumentStore, open_store
 from stream.corpus.wiring import corpus_cache
-from stream.errors import CorpusUnavailableError
-from stream.kafka.clients import consumer_kwargs, create_topics, producer_kwargs, security_kwargs
+from stream.errors import CitegateError, CorpusUnavailableError
+from stream.kafka.clients import (
+    broker_error,
+    consumer_kwargs,
+    create_topics,
+    groupless,
+    producer_kwargs,
+    security_kwargs,
+)
 from stream.metrics import Metrics
 from stream.settings import Settings
 from stream.stage import Stage
@@ -70,6 +78,7 @@ class StageService(Service):
         self.seen_log: SeenLog | None = None
         self.loop_: StageLoop | None = None
         self.checker: AsyncChecker | None = None
+        self._peeker: AIOKafkaConsumer | None = None
         self._loop_task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
         self.failed = False
@@ -98,8 +107,8 @@ class StageService(Service):
         await self.producer.start()
         ckw = consumer_kwargs(s, self.bootstrap)
         seen = SeenEvents(s.dedup_window_s)
-        self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw)
-        restored = await self.seen_log.restore()
+        self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw, self.metrics)
+        restored = await self.seen_log.restore(s.restore_timeout_s)
         log.info("duplicate index restored: %d event ids", restored)
         self.checker = make_checker(s.checker, s, self.metrics)
         stage = Stage(s, cache, self.checker, self.metrics, seen)
@@ -112,7 +121,21 @@ class StageService(Service):
             self.seen_log,
             self.metrics,
             batch_max_records=s.batch_max_records,
+            stall_s=s.stall_s,
+            peek=self._peek,
         )
+
+    async def _peek(self, tp: TopicPartition, offset: int) -> bool:
+        """Whether `tp` holds a record at or after `offset`, read without a group."""
+        if self._peeker is None:
+            self._peeker = AIOKafkaConsumer(
+                **groupless(consumer_kwargs(self.settings, self.bootstrap))
+            )
+            await self._peeker.start()
+        self._peeker.assign([tp])
+        self._peeker.seek(tp, offset)
+        batches = await self._peeker.getmany(tp, timeout_ms=1000, max_records=1)
+        return any(batches.values())
 
     async def _run(self) -> None:
         try:
@@ -127,12 +150,23 @@ class StageService(Service):
             await self.loop_.run()
         except asyncio.CancelledError:
             raise
+        except (CitegateError, KafkaError, OSError) as exc:
+            # Known failures (broker gone, stalled loop, index not restored) are one line.
+            error = exc if isinstance(exc, CitegateError) else broker_error(exc)
+            log.debug("stage failure", exc_info=exc)
+            log.error(
+                "the stage failed (%s: %s); exiting so it can be restarted", error.code, error
+            )
+            self._fail()
         except Exception:
             log.exception("the stage failed; stopping the worker so it can be restarted")
-            self.failed = True
-            self.metrics.ready.set(0)
-            # Exit the whole process (non-zero, see runner) so a supervisor restarts it.
-            os.kill(os.getpid(), signal.SIGTERM)
+            self._fail()
+
+    def _fail(self) -> None:
+        self.failed = True
+        self.metrics.ready.set(0)
+        # Exit the whole process (non-zero, see runner) so a supervisor restarts it.
+        os.kill(os.getpid(), signal.SIGTERM)
 
     async def on_stop(self) -> None:
         self.metrics.ready.set(0)
@@ -143,6 +177,7 @@ class StageService(Service):
             await asyncio.gather(self._loop_task, return_exceptions=True)
         stoppers = [
             self.consumer.stop if self.consumer else None,
+            self._peeker.stop if self._peeker else None,
             self.seen_log.stop if self.seen_log else None,
             self.producer.stop if self.producer else None,
             self.store.close if self.store else None,
@@ -162,8 +197,28 @@ class StageService(Service):
 
     @property
     def healthy(self) -> bool:
-        """Alive while setting up or consuming; false once the stage has failed."""
-        return not self.failed and (self._loop_task is None or not self._loop_task.done())
+        """Alive while setting up or consuming; false once the stage failed or stalled."""
+        if self.failed or (self._loop_task is not None and self._loop_task.done()):
+            return False
+        return self.loop_ is None or self.loop_.stalled_for() < self.settings.stall_s
+
+    def readiness(self) -> dict[str, object]:
+        """What /readyz reports: `starting`, `ready`, `stalled` (retrying; the worker exits
+        1 if it lasts `stall_s`), or `failed` (exiting for its supervisor to restart it)."""
+        if not self.healthy:
+            return {"ready": False, "state": "failed"}
+        if not self.ready.is_set() or self.loop_ is None:
+            return {"ready": False, "state": "starting"}
+        stalled = self.loop_.stalled_for()
+        if stalled >= min(5.0, self.settings.stall_s):
+            return {
+                "ready": False,
+                "state": "stalled",
+                "stalled_s": round(stalled, 1),
+                "exit_after_s": self.settings.stall_s,
+                "broker_ok": self.loop_.broker_ok,
+            }
+        return {"ready": True, "state": "ready"}
 
 
 def faust_credentials(settings: Settings) -> Any:
@@ -219,7 +274,7 @@ def build_app(
 
     @app.page("/readyz")
     async def readyz(web: Any, request: Any) -> Any:
-        ready = service.ready.is_set() and service.healthy
-        return web.json({"ready": ready}, status=200 if ready else 503)
+        state = service.readiness()
+        return web.json(state, status=200 if state["ready"] else 503)
 
     return app, service

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import faust
 
+from stream.corpus.store import open_store
 from stream.kafka.clients import bootstrap_servers
 from stream.kafka.embedded import EmbeddedBroker
 from stream.settings import Settings
@@ -55,6 +56,7 @@ def _force_exit(code: int) -> None:
 
 def run_worker(settings: Settings) -> int:
     log.info("settings: %s", settings.redacted())
+    open_store(settings.store)  # a malformed store URL is a usage error before anything starts
     with broker_for(settings) as bootstrap:
         app, service = build_app(settings, bootstrap)
         worker = Worker(app, service, loglevel=settings.log_level, quiet=True)

@@ -2,8 +2,15 @@
 
 Per batch: verdicts and dead letters are sent and acknowledged first, then decisions (so a
 decision never overtakes its claim verdicts), then the duplicate index is updated, and only
-then are the input offsets committed. A send failure rewinds the batch and retries it: outputs
-may repeat (with the same deterministic ids), inputs are never skipped.
+then are the input offsets committed. A retriable failure (broker unavailable, corpus error
+marked retriable) rewinds the batch and retries it with backoff: outputs may repeat (with the
+same deterministic ids), inputs are never skipped. What no retry can fix never blocks the loop:
+an output the broker refuses for good turns that one input into a dead letter, and a dead
+letter already acknowledged is not sent again when its batch is retried.
+
+The loop also keeps a watchdog: `stalled_for()` is how long it has made no progress while
+inputs wait or the broker cannot be reached; past `stall_s` it raises `StalledError` so the
+worker exits non-zero and its supervisor restarts it.
 """
 
 from __future__ import annotations
@@ -11,33 +18,47 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
+from aiokafka import ConsumerRecord, TopicPartition
 from aiokafka.errors import CommitFailedError, KafkaError
 
+from stream.errors import BrokerError, CitegateError, StalledError, is_retriable
 from stream.events import Source
-from stream.kafka.clients import send_all
+from stream.kafka.clients import broker_error, send_each
 from stream.metrics import Metrics
-from stream.stage import InputRecord, Outcome, Stage, ordered
+from stream.stage import InputRecord, Outcome, OutRecord, Stage
+from stream.verify.codes import InputCode
 from stream.worker.dedup import SeenLog
 
 log = logging.getLogger("citegate.loop")
 
+SourceKey = tuple[str, int, int]
+PROBE_EVERY_S = 5.0
+"""How often an idle loop asks the broker for the input topic's metadata."""
+
 
 class StageLoop:
-    """Owns the consumer of the answers topic and drives `Stage` over its batches."""
+    """Owns the consumer of the answers topic and drives `Stage` over its batches.
+
+    `consumer` and `producer` are aiokafka clients in production and list-backed fakes in the
+    unit tests; `clock` and `sleep` are injectable for the same reason.
+    """
 
     def __init__(
         self,
         stage: Stage,
-        consumer: AIOKafkaConsumer,
-        producer: AIOKafkaProducer,
+        consumer: Any,
+        producer: Any,
         seen_log: SeenLog,
         metrics: Metrics,
         *,
         batch_max_records: int = 500,
+        stall_s: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        peek: Callable[[TopicPartition, int], Awaitable[bool]] | None = None,
     ) -> None:
         self.stage = stage
         self.consumer = consumer
@@ -45,10 +66,134 @@ class StageLoop:
         self.seen_log = seen_log
         self.metrics = metrics
         self.batch_max_records = batch_max_records
+        self.stall_s = stall_s
+        self._clock = clock
+        self._sleep = sleep
+        self.peek = peek
+        """Whether a record exists at or after an offset (a groupless read); None: no check."""
         self.processed = 0
         self.running = False
         self.positions: dict[TopicPartition, int] = {}
         self._lag_reported: set[tuple[str, int]] = set()
+        self._committed: dict[TopicPartition, int] = {}
+        """Offsets this loop committed successfully (what the broker must still hold)."""
+        self._dead_lettered: set[SourceKey] = set()
+        """Inputs whose dead letter is acknowledged but whose offset is not committed yet."""
+        self.last_progress = clock()
+        self._waiting = False
+        """True while fetched inputs wait for a retry or the broker cannot be reached."""
+        self._probed_at = clock()
+        self.broker_ok = True
+        self._outage = False
+        """The probe found the broker unreachable (or without the input topic) since the last
+        check of our positions."""
+
+    # -- watchdog -----------------------------------------------------------------------------
+
+    def stalled_for(self) -> float:
+        """Seconds without progress while work waits (0 when idle or moving)."""
+        if not self._waiting:
+            return 0.0
+        return max(0.0, self._clock() - self.last_progress)
+
+    def _progress(self) -> None:
+        self.last_progress = self._clock()
+        self._waiting = False
+        self.metrics.stalled.set(0)
+
+    def _check_stall(self) -> None:
+        stalled = self.stalled_for()
+        self.metrics.stalled.set(1 if stalled >= min(5.0, self.stall_s) else 0)
+        if stalled >= self.stall_s:
+            raise StalledError(
+                f"no progress for {stalled:.0f}s (broker {'up' if self.broker_ok else 'down'}); "
+                "exiting so the supervisor restarts the worker"
+            )
+
+    async def _probe(self) -> None:
+        """An empty poll is progress only if nothing waits: the broker knows the input topic,
+        and no assigned partition has records past our fetch position. After a broker restart
+        a consumer can hold partitions and still fetch nothing; this is how that is seen."""
+        if self._clock() - self._probed_at < PROBE_EVERY_S:
+            return
+        self._probed_at = self._clock()
+        problem = None
+        try:
+            client = self.consumer._client
+            ok = await asyncio.wait_for(client.force_metadata_update(), PROBE_EVERY_S)
+            if ok:
+                await self._check_commits()
+            if not ok or self.stage.settings.topic_answers not in client.cluster.topics():
+                problem = "the broker is unreachable or lost the input topic"
+                self._outage = True
+            elif self._outage:
+                await self._check_positions()
+                self._outage = False
+            if problem is None and await self._behind():
+                problem = "records wait on assigned partitions but none are fetched"
+        except (KafkaError, OSError, TimeoutError) as exc:
+            problem = f"broker probe failed: {type(exc).__name__}: {exc}"
+        self.broker_ok = problem is None
+        log.debug("probe: %s", problem or "ok")
+        if problem is not None and not self._waiting:
+            log.warning("%s", problem)
+            self._waiting = True
+
+    async def _behind(self) -> bool:
+        """Records wait past our fetch position on an assigned partition. Asked of the broker
+        through `peek` (a groupless read at that position): end offsets cannot tell, Tansu
+        reports the first offset of the last batch there."""
+        if self.peek is None:
+            return False
+        for tp in sorted(self.consumer.assignment()):
+            try:
+                position = await asyncio.wait_for(self.consumer.position(tp), 1.0)
+            except TimeoutError:
+                # No fetch position at all: start from the group's committed offset.
+                committed = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
+                position = committed or 0
+            if await asyncio.wait_for(self.peek(tp, position), PROBE_EVERY_S):
+                return True
+        return False
+
+    async def _check_positions(self) -> None:
+        """After the broker was unreachable: a fetch position with no committed offset behind
+        it means the group's state is gone while we kept reading from where we were — on a
+        new, empty log that position skips every record before it."""
+        for tp in sorted(self.consumer.assignment()):
+            try:
+                position = await asyncio.wait_for(self.consumer.position(tp), 1.0)
+            except TimeoutError:
+                continue  # being reset from the committed offset: nothing stale
+            committed = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
+            if position > 0 and committed is None:
+                raise StalledError(
+                    f"after the broker came back, {tp.topic}:{tp.partition} has no committed "
+                    f"offset but we read from {position}: the broker lost its data; "
+                    "restarting clean"
+                )
+
+    async def _check_commits(self, only: Iterable[TopicPartition] | None = None) -> None:
+        """The broker must still hold the offsets we committed. If it lost them (a memory-only
+        broker restarted, the group's state was wiped), it lost the log too: our fetch
+        position may lie past the end of the new one and records before it would be skipped.
+        A restart re-creates the topics and starts clean. (End offsets cannot tell: Tansu
+        reports the first offset of the last batch there.)"""
+        # Every partition this worker ever committed, assigned now or not: the group's offsets
+        # only move forward, so one lower (or gone) means the broker lost them.
+        wanted = self._committed if only is None else dict.fromkeys(only)
+        for tp in sorted(wanted):
+            ours = self._committed.get(tp)
+            if ours is None:
+                continue
+            theirs = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
+            if theirs is None or theirs < ours:
+                raise StalledError(
+                    f"the broker lost committed offsets ({tp.topic}:{tp.partition} committed "
+                    f"{ours}, broker has {theirs}): it lost its data; restarting clean"
+                )
+
+    # -- the loop -----------------------------------------------------------------------------
 
     async def run(self) -> None:
         self.running = True
@@ -58,50 +203,127 @@ class StageLoop:
                 timeout_ms=500, max_records=self.batch_max_records
             )
             if not batches:
+                await self._probe()
+                if self.broker_ok:
+                    self._progress()
                 self._update_lag()
+                self._check_stall()
                 continue
             try:
                 await self.handle(batches)
                 backoff = 0.5
-            except (KafkaError, OSError) as exc:
+            except (CitegateError, KafkaError, OSError) as exc:
+                error = exc if isinstance(exc, CitegateError) else broker_error(exc)
+                if not is_retriable(error):
+                    raise
+                self._waiting = True
                 self.stage.settle()
-                log.warning("output failed (%s); rewinding the batch, retry in %.1fs", exc, backoff)
+                self.metrics.retries.labels(code=error.code).inc()
+                log.warning(
+                    "batch failed (%s: %s); rewinding it, retry in %.1fs",
+                    error.code,
+                    error.message,
+                    backoff,
+                )
                 for tp, records in batches.items():
                     self.consumer.seek(tp, records[0].offset)
-                await asyncio.sleep(backoff)
+                self._check_stall()
+                await self._sleep(backoff)
                 backoff = min(backoff * 2, 10.0)
             self._update_lag()
+            self._check_stall()
 
     async def handle(self, batches: dict[TopicPartition, list[ConsumerRecord[Any, Any]]]) -> None:
         """Process one fetched batch end to end, committing its offsets last."""
-        outcomes: list[Outcome] = []
+        keyed: list[tuple[InputRecord, Outcome]] = []
         for tp, records in batches.items():
-            outcomes.extend(await self._process_partition(tp, records))
-        first, second = ordered(outcomes)
-        await send_all(self.producer, first)
-        await send_all(self.producer, second)
+            keyed.extend(await self._process_partition(tp, records))
+        # Wave 1: verdicts and dead letters; wave 2: decisions of inputs whose wave 1 landed.
+        keyed = await self._send_wave(keyed, lambda o: (*o.verdicts, *o.dead_letters))
+        keyed = await self._send_wave(keyed, lambda o: o.decisions)
+        outcomes = [o for _, o in keyed]
         await self.seen_log.mark(
-            [o.event_id for o in outcomes if o.kind == "decision" and o.event_id]
+            [(o.event_id, o.digest) for o in outcomes if o.kind == "decision" and o.event_id]
         )
         self.stage.settle()
         offsets = {tp: records[-1].offset + 1 for tp, records in batches.items()}
+        # Before committing: if the broker lost what we committed, it lost the log too, and
+        # this batch may have been read from a stale position past records never seen.
+        await self._check_commits(offsets)
         try:
             await self.consumer.commit(offsets)
+            self._committed.update(offsets)
         except CommitFailedError as exc:
             # A rebalance moved the partitions: their new owner re-reads from the last commit
             # and the duplicate index (or the deterministic ids) absorbs the repeat.
             log.warning("commit failed after a rebalance: %s", exc)
+        self._dead_lettered.clear()
         self.processed += sum(len(r) for r in batches.values())
         self.positions.update(offsets)
+        self._progress()
+
+    async def _send_wave(
+        self,
+        keyed: list[tuple[InputRecord, Outcome]],
+        pick: Callable[[Outcome], Sequence[OutRecord]],
+    ) -> list[tuple[InputRecord, Outcome]]:
+        """Send one wave; a retriable failure raises (batch rewinds), a permanent refusal of
+        an input's output replaces that input's outcome by a dead letter."""
+        plan: list[tuple[int, OutRecord]] = []
+        for i, (record, outcome) in enumerate(keyed):
+            if outcome.kind == "dead_letter" and _key(record) in self._dead_lettered:
+                continue  # acknowledged on an earlier attempt of this batch
+            plan.extend((i, r) for r in pick(outcome))
+        errors = await send_each(self.producer, [r for _, r in plan])
+        failed: dict[int, BrokerError] = {}
+        retry: BrokerError | None = None
+        for (i, _), error in zip(plan, errors, strict=True):
+            if error is None:
+                continue
+            if error.retriable:
+                retry = retry or error
+            else:
+                failed.setdefault(i, error)
+        for i, (record, outcome) in enumerate(keyed):
+            sent_all = all(e is None for (j, _), e in zip(plan, errors, strict=True) if j == i)
+            if outcome.kind == "dead_letter" and sent_all:
+                self._dead_lettered.add(_key(record))
+        if retry is not None:
+            raise retry
+        if not failed:
+            return keyed
+        out = list(keyed)
+        for i, error in failed.items():
+            record, outcome = keyed[i]
+            log.error(
+                "an output of input %s:%s@%s was refused (%s); dead-lettering the input",
+                record.source.topic,
+                record.source.partition,
+                record.source.offset,
+                error.message,
+            )
+            if outcome.kind == "dead_letter":
+                # Cannot happen for a bounded dead letter; never loop on it either way.
+                out[i] = (record, Outcome("duplicate", event_id=outcome.event_id))
+                continue
+            letter = self.stage.dead_letter(
+                record, InputCode.OUTPUT_REJECTED, f"an output was refused: {error.message}"
+            )
+            for e in await send_each(self.producer, letter.dead_letters):
+                if e is not None:
+                    raise BrokerError(f"dead letter not acknowledged: {e.message}")
+            self._dead_lettered.add(_key(record))
+            out[i] = (record, letter)
+        return out
 
     async def _process_partition(
         self, tp: TopicPartition, records: Sequence[ConsumerRecord[Any, Any]]
-    ) -> list[Outcome]:
+    ) -> list[tuple[InputRecord, Outcome]]:
         received = time.monotonic()
         outcomes = []
         for r in records:
             record = InputRecord(r.value, r.key, Source(tp.topic, tp.partition, r.offset), received)
-            outcomes.append(await self.stage.process(record))
+            outcomes.append((record, await self.stage.process(record)))
         return outcomes
 
     def _update_lag(self) -> None:
@@ -120,3 +342,8 @@ class StageLoop:
 
     def stop(self) -> None:
         self.running = False
+
+
+def _key(record: InputRecord) -> SourceKey:
+    s = record.source
+    return (s.topic or "", s.partition or 0, s.offset or 0)

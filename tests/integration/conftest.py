@@ -41,9 +41,10 @@ from aiokafka.admin import AIOKafkaAdminClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from stream.corpus.jsonfile import iter_documents
-from stream.corpus.store import open_store, redact_url
+from stream.corpus.store import open_store
 from stream.kafka.clients import bootstrap_servers
 from stream.kafka.embedded import BrokerStartError, EmbeddedBroker, create_topics, find_free_port
+from stream.secret import redact_url
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
 

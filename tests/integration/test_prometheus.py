@@ -1,9 +1,10 @@
 """The shipped Prometheus rules and Grafana dashboard against a real worker and real Prometheus.
 
 A worker on the embedded broker decides the demo answers twice (two phases, so every counter
-has an earlier sample and `rate()` sees an increase), with dead letters and duplicates in both.
-The real `prometheus` binary scrapes it every second with the repo's prometheus.yml (target and
-intervals replaced) and the repo's rules files. Then every recording rule's expression, every
+has an earlier sample and `rate()` sees an increase), with dead letters and duplicates in both;
+a `citegate review` server follows the same topics and one held answer is reviewed between the
+phases. The real `prometheus` binary scrapes both every second with the repo's prometheus.yml
+(targets and intervals replaced) and the repo's rules files. Then every recording rule's expression, every
 recorded series, and every Grafana panel (and template variable) query must return data.
 Missing `prometheus` skips locally and fails under `CI=true`.
 """
@@ -19,7 +20,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -30,6 +31,7 @@ import pytest
 
 from stream.kafka.embedded import find_free_port
 from tests.integration.conftest import Events, Stack, StackFactory, demo_answers, service_missing
+from tests.integration.review_helpers import ReviewEnv, ReviewServer, api_queue_ids
 
 pytestmark = pytest.mark.integration
 
@@ -107,14 +109,15 @@ class Prometheus:
         return float(result[0]["value"][1]) if result else math.nan
 
 
-def prometheus_config(target: str, rules_dir: Path) -> str:
-    """The repo's prometheus.yml for the test: target, 1 s intervals, rules from `rules_dir`.
+def prometheus_config(target: str, rules_dir: Path, review_target: str) -> str:
+    """The repo's prometheus.yml for the test: targets, 1 s intervals, rules from `rules_dir`.
 
     Plain text edits, each asserted, so a change to the shipped file fails here loudly.
     """
     text = (PROMETHEUS_DIR / "prometheus.yml").read_text("utf-8")
     edits = [
         (r"(?m)^(\s*-\s*)citegate:6066\s*$", rf"\g<1>{target}"),
+        (r"(?m)^(\s*-\s*)citegate-review:8088\s*$", rf"\g<1>{review_target}"),
         (r"(?m)^(\s*scrape_interval:\s*)15s\s*$", r"\g<1>1s"),
         (r"(?m)^(\s*evaluation_interval:\s*)15s\s*$", r"\g<1>1s"),
         (r"(?m)^(\s*scrape_timeout:\s*)10s\s*$", r"\g<1>1s"),
@@ -128,8 +131,9 @@ def prometheus_config(target: str, rules_dir: Path) -> str:
 
 
 @pytest.fixture
-def start_prometheus(tmp_path: Path) -> Iterator[Callable[[str], Prometheus]]:
-    """`start_prometheus("127.0.0.1:PORT")` -> a running Prometheus scraping that target."""
+def start_prometheus(tmp_path: Path) -> Iterator[Callable[[str, str], Prometheus]]:
+    """`start_prometheus(worker, review)` (`127.0.0.1:PORT` each) -> a running Prometheus
+    scraping a worker and a review server."""
     binary = shutil.which("prometheus")
     if binary is None:
         service_missing(
@@ -137,11 +141,13 @@ def start_prometheus(tmp_path: Path) -> Iterator[Callable[[str], Prometheus]]:
         )
     started: list[Prometheus] = []
 
-    def start(target: str) -> Prometheus:
+    def start(target: str, review_target: str) -> Prometheus:
         root = tmp_path / "prometheus"
         root.mkdir()
         config = root / "prometheus.yml"
-        config.write_text(prometheus_config(target, PROMETHEUS_DIR / "rules"), "utf-8")
+        config.write_text(
+            prometheus_config(target, PROMETHEUS_DIR / "rules", review_target), "utf-8"
+        )
         port = find_free_port()
         log_path = root / "prometheus.log"
         log_file = log_path.open("ab")
@@ -280,37 +286,48 @@ def finite(result: list[Any]) -> bool:
 # -- the test ----------------------------------------------------------------------------------
 
 
+@pytest.fixture
+async def review_env(make_stack: StackFactory) -> AsyncIterator[ReviewEnv]:
+    env = ReviewEnv(await make_stack())
+    try:
+        yield env
+    finally:
+        env.close()
+
+
 async def test_rules_and_dashboards_return_data_from_a_real_prometheus(
-    make_stack: StackFactory, start_prometheus: Callable[[str], Prometheus]
+    review_env: ReviewEnv, start_prometheus: Callable[[str, str], Prometheus]
 ) -> None:
     started = time.monotonic()
-    stack = await make_stack()
+    stack = review_env.stack
     worker = await stack.start_worker()
     await run_phase(stack, 1)
+    review = await review_env.start_server()
 
-    prom = start_prometheus(f"127.0.0.1:{worker.web_port}")
+    prom = start_prometheus(f"127.0.0.1:{worker.web_port}", f"127.0.0.1:{review.port}")
     await wait_until(prom, "prometheus to be ready", lambda: ready(prom))
 
-    async def target_up() -> bool:
+    async def targets_up() -> bool:
         data = await prom.api("/api/v1/targets", state="active")
-        return any(
-            t["labels"].get("job") == "citegate" and t["health"] == "up"
-            for t in data["activeTargets"]
-        )
+        up = {t["labels"].get("job") for t in data["activeTargets"] if t["health"] == "up"}
+        return {"citegate", "citegate-review"} <= up
 
-    await wait_until(prom, "the citegate target to be up", target_up)
+    await wait_until(prom, "the citegate and citegate-review targets to be up", targets_up)
 
     async def scrapes() -> float:
         return await prom.value('sum(count_over_time(up{job="citegate"}[10m]))')
 
-    # Phase 1's counters need an earlier sample before phase 2 moves them.
+    # Phase 1's counters need an earlier sample before phase 2 moves them; so do the review
+    # counters before the review below.
     await wait_until(prom, "2 scrapes", lambda: at_least(scrapes, 2))
+    await review_one(review_env, review, "demo-007-p1")
     await run_phase(stack, 2)
 
     async def phase_two_scraped() -> bool:
         answers = await prom.value('sum(citegate_answers_total{job="citegate"})')
         dups = await prom.value('sum(citegate_duplicates_skipped_total{job="citegate"})')
-        return answers >= 20 and dups >= 2
+        reviews = await prom.value('sum(citegate_reviews_total{job="citegate-review"})')
+        return answers >= 20 and dups >= 2 and reviews >= 1
 
     await wait_until(prom, "phase 2 in prometheus", phase_two_scraped)
     await wait_until(prom, "5 scrapes", lambda: at_least(scrapes, 5))
@@ -372,6 +389,31 @@ async def test_rules_and_dashboards_return_data_from_a_real_prometheus(
         f"{len(recording)} recording rules (expression + series), {len(queries)} dashboard"
         f" queries: all returned data ({time.monotonic() - started:.1f}s)"
     )
+
+
+async def review_one(env: ReviewEnv, server: ReviewServer, answer_id: str) -> None:
+    """Review one held answer through the API, labelling every claim `supported`."""
+    await wait_until_queued(server, env.token, answer_id)
+    headers = {"Authorization": f"Bearer {env.token}"}
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{server.base}/api/answers/{answer_id}", headers=headers) as resp:
+            claims = (await resp.json())["claims"]
+        body = {
+            "decision": "publish",
+            "claims": [{"claim_id": c["claim_id"], "label": "supported"} for c in claims],
+        }
+        async with http.post(
+            f"{server.base}/api/answers/{answer_id}/review", json=body, headers=headers
+        ) as resp:
+            assert resp.status == 201, await resp.text()
+
+
+async def wait_until_queued(server: ReviewServer, token: str, answer_id: str) -> None:
+    deadline = time.monotonic() + 20
+    while answer_id not in await api_queue_ids(server, token):
+        if time.monotonic() > deadline:
+            pytest.fail(f"{answer_id} never reached the review queue\n{server.log()}")
+        await asyncio.sleep(0.1)
 
 
 async def ready(prom: Prometheus) -> bool:

@@ -20,7 +20,7 @@ import pytest
 from stream.corpus.filestore import FileStore
 from stream.corpus.postgres import PostgresStore
 from stream.corpus.sqlite import SqliteStore
-from stream.corpus.store import DocumentStore, open_store, redact_url
+from stream.corpus.store import DocumentStore, open_store
 from stream.errors import (
     CorpusError,
     CorpusUnavailableError,
@@ -28,6 +28,7 @@ from stream.errors import (
     InputError,
     UsageError,
 )
+from stream.secret import redact_url
 from stream.verify.citations import sha256_hex
 from stream.verify.model import Document
 
@@ -326,3 +327,16 @@ def test_snapshot_from_source_reads_every_store_kind(any_url: str) -> None:
 async def _fill(url: str) -> None:
     store = await _seeded(url)
     await store.close()
+
+
+async def test_a_nul_byte_in_an_id_is_a_missing_document_on_every_store(any_url: str) -> None:
+    """An input problem, not an outage: PostgreSQL would refuse the query with an encoding
+    error that the cache took for an unreachable store."""
+    store = await _seeded(any_url)
+    try:
+        assert await store.get("pol\x00icy", "v1") is None
+        assert await store.get("policy", "v\x001") is None
+        assert await store.versions("pol\x00icy") == ()
+        assert await store.latest("pol\x00icy") is None
+    finally:
+        await store.close()

@@ -209,7 +209,8 @@ async def test_make_checker_builds_llm_and_cascade() -> None:
     cascade = make_checker("cascade", settings)
     try:
         assert isinstance(llm, LlmChecker)
-        assert llm.config.api_key == "sk-secret"
+        assert llm.config.api_key is not None
+        assert llm.config.api_key.reveal() == "sk-secret"
         assert isinstance(cascade, CascadeChecker)
         assert cascade.band == (0.2, 0.8)
         assert cascade.route_signals == SIGNALS

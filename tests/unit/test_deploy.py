@@ -16,6 +16,7 @@ import yaml
 from stream.cli import build_parser
 from stream.commands.worker_cmd import settings_from_args
 from stream.metrics import SLICE, VERSION_LABELS, Metrics
+from stream.review.metrics import ReviewMetrics
 from stream.settings import Settings
 from stream.verify.checkers import RulesChecker
 from stream.verify.citations import DocumentSnapshot
@@ -45,6 +46,10 @@ REQUIRED_PANELS = (
     "Corpus cache hit ratio",
     "Consumer lag",
     "Throughput",
+    "Review queue depth",
+    "Oldest answer waiting for review",
+    "Decision-to-review latency p50/p90",
+    "Reviewer agreement with the checker by checker version",
 )
 
 
@@ -131,13 +136,23 @@ def metrics_doc_promql() -> list[str]:
     return re.findall(r"```promql\n(.*?)```", metrics_doc(), re.S)
 
 
+def docs_promql() -> list[str]:
+    """```promql blocks of the docs/ pages."""
+    return [
+        block
+        for path in sorted((ROOT / "docs").glob("*.md"))
+        for block in re.findall(r"```promql\n(.*?)```", path.read_text("utf-8"), re.S)
+    ]
+
+
 def metric_names_in(text: str) -> set[str]:
     return set(re.findall(r"\bcitegate_[a-z0-9_]+[a-z0-9]\b", text))
 
 
-def families() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Metric family name -> (type, label names), from a real Metrics bundle."""
-    m = Metrics()
+def families(bundle: object | None = None) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Metric family name -> (type, label names), from a real Metrics bundle (the worker's
+    unless another is given)."""
+    m = Metrics() if bundle is None else bundle
     out = {}
     for value in vars(m).values():
         name = getattr(value, "_name", None)
@@ -146,8 +161,17 @@ def families() -> dict[str, tuple[str, tuple[str, ...]]]:
     return out
 
 
+def all_families() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """The worker's families and those of `citegate review`, both on the dashboard."""
+    return {**families(), **families(ReviewMetrics())}
+
+
+def all_exposed() -> set[str]:
+    return Metrics().exposed_names() | ReviewMetrics().exposed_names()
+
+
 def family_of(sample_name: str) -> str:
-    fams = families()
+    fams = all_families()
     for suffix in ("_total", "_bucket", "_count", "_sum", "_created", ""):
         if sample_name.endswith(suffix):
             base = sample_name[: len(sample_name) - len(suffix)] if suffix else sample_name
@@ -259,6 +283,26 @@ def test_metrics_doc_promql_uses_real_metric_names_and_keeps_version_slices() ->
     assert by_versions in verdicts
 
 
+def test_review_doc_metrics_table_lists_every_review_metric() -> None:
+    text = (ROOT / "docs" / "review.md").read_text("utf-8")
+    rows = {
+        m.group(1): m.group(0) for m in re.finditer(r"^\| `(citegate_[a-z0-9_]+)`.*$", text, re.M)
+    }
+    for name, (type_, labels) in families(ReviewMetrics()).items():
+        exposed = name + {"counter": "_total", "histogram": "_bucket"}.get(type_, "")
+        assert exposed in rows, f"docs/review.md metrics table lacks {exposed}"
+        cells = [c.strip() for c in rows[exposed].strip("|").split("|")]
+        assert cells[1] == type_, exposed
+        for label in labels:
+            assert f"`{label}`" in cells[2], (exposed, label)
+    for name in rows:
+        assert name in ReviewMetrics().exposed_names(), name
+    blocks = docs_promql()
+    assert blocks
+    for block in blocks:
+        assert metric_names_in(block) <= all_exposed(), block
+
+
 # -- Grafana ------------------------------------------------------------------------------------
 
 
@@ -297,7 +341,7 @@ def test_dashboard_has_every_required_panel() -> None:
 
 
 def test_dashboard_expressions_filter_on_every_label_their_metric_has() -> None:
-    fams = families()
+    fams = all_families()
     for title, expr in panel_targets():
         for m in re.finditer(r"\b(citegate_[a-z0-9_]+)(\{[^}]*\})?", expr):
             name, selector = m.group(1), m.group(2) or ""
@@ -318,7 +362,7 @@ def test_dashboard_expressions_use_only_rate_interval_and_no_filters_that_hide_z
 
 
 def test_every_metric_name_in_deploy_grafana_exists() -> None:
-    exposed = Metrics().exposed_names()
+    exposed = all_exposed()
     for path in (DEPLOY / "grafana").rglob("*"):
         if path.is_file():
             names = metric_names_in(path.read_text("utf-8"))
@@ -514,7 +558,7 @@ def substitute(expr: str) -> str:
 def test_dashboard_and_metrics_doc_promql_parse(tmp_path: Path) -> None:
     exprs = [substitute(e) for _, e in panel_targets()]
     exprs += [substitute(a["expr"]) for a in dashboard()["annotations"]["list"] if "expr" in a]
-    exprs += metrics_doc_promql()
+    exprs += docs_promql()
     rules = {
         "groups": [
             {

@@ -38,6 +38,14 @@ KEYS = {
     "macro_f1",
     "confusion",
     "unknown_rate",
+    "false_accept_rate",
+    "accept_recall",
+    "mutation_catch_rate",
+    "mutation_catch",
+    "mutation_catch_by_language",
+    "mutants",
+    "mutation_catch_rate_accepted",
+    "mutants_of_accepted",
     "claims_per_s",
 }
 
@@ -112,7 +120,19 @@ async def test_three_way_metrics_are_exact(tmp_path: Path) -> None:
     checker = FakeChecker()
     path = write_jsonl(tmp_path / "three.jsonl", THREE_WAY)
     result = await evaluate_file(checker, path, "three.jsonl", batch_size=4)
-    assert [len(b) for b in checker.batches] == [4, 2]
+    assert [len(b) for b in checker.batches[:2]] == [4, 2]
+    # then the mutants of the two gold-entailed claims, a and b, and nothing else
+    mutant_ids = [r.claim_id for b in checker.batches[2:] for r in b]
+    assert mutant_ids
+    assert {i.split("#")[0] for i in mutant_ids} == {"a", "b"}
+    # entailed gold: a accepted, b not -> recall 1/2; non-entailed: d accepted of 4 -> 1/4
+    assert result.accept_recall == pytest.approx(0.5)
+    assert result.false_accept_rate == pytest.approx(0.25)
+    # the script has no verdict for mutants: unknown is not entailed, so all are caught
+    assert result.mutation is not None
+    assert result.mutation.mutants == len(mutant_ids)
+    assert result.mutation.rate == 1.0
+    assert result.mutation.accepted_mutants == sum(i.startswith("a#") for i in mutant_ids)
     assert result.predicted == (
         "entailed",
         "insufficient",
@@ -142,6 +162,30 @@ async def test_three_way_metrics_are_exact(tmp_path: Path) -> None:
     )
     assert (out["binary_bacc"], out["macro_f1"], out["unknown_rate"]) == (0.625, 0.5556, 0.1667)
     assert out["claims_per_s"] is None or out["claims_per_s"] > 0
+
+
+class AcceptAll(FakeChecker):
+    """Decides every claim `entailed`: the worst gate, every mutant a miss."""
+
+    async def check_many(self, requests: list[CheckRequest]) -> dict[str, CheckResult]:
+        self.batches.append(requests)
+        return {
+            r.claim_id: CheckResult(r.claim_id, Verdict.ENTAILED, confidence=0.9) for r in requests
+        }
+
+
+async def test_a_gate_that_accepts_everything_catches_no_mutant(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "three.jsonl", THREE_WAY)
+    result = await evaluate_file(AcceptAll(), path)
+    assert result.false_accept_rate == 1.0
+    assert result.accept_recall == 1.0
+    out = result.to_json()
+    assert out["mutation_catch_rate"] == 0.0
+    assert out["mutation_catch_rate_accepted"] == 0.0
+    assert out["mutants"] == out["mutants_of_accepted"] > 0
+    assert set(out["mutation_catch_by_language"]) == {"zh", "en"}
+    assert {"number", "clause", "negation"} <= set(out["mutation_catch"])
+    assert set(out["mutation_catch"].values()) == {0.0}
 
 
 async def test_binary_file_has_null_macro_f1_and_confusion(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from prometheus_client import CollectorRegistry
 
 from stream.checkers.llm import LlmChecker, LlmConfig
 from stream.metrics import Metrics
+from stream.secret import Secret
 from stream.verify.codes import Verdict
 from stream.verify.model import CheckRequest, Fragment
 
@@ -155,7 +156,7 @@ async def make(registry: CollectorRegistry) -> AsyncIterator[Callable[..., LlmCh
         cfg: dict[str, Any] = {
             "url": url,
             "model": "test-model",
-            "api_key": KEY,
+            "api_key": Secret(KEY),
             "timeout_s": 0.2,
             "retries": 0,
             "backoff_s": 0.01,

@@ -514,9 +514,9 @@ def test_resume_keeps_the_interrupted_runs_bounds_and_refuses_other_options(tmp_
     assert resumed.load_checkpoint()
     assert resumed.plan.since_ms == 1000
     assert resumed.positions == {0: 5}
-    with pytest.raises(ValueError, match="other replay options"):
+    with pytest.raises(UsageError, match="other replay options"):
         make(rebase="v2", since_ms=1000).load_checkpoint()
-    with pytest.raises(ValueError, match="belongs to replay"):
+    with pytest.raises(UsageError, match="belongs to replay"):
         Replay(
             Settings(),
             {},
@@ -526,3 +526,27 @@ def test_resume_keeps_the_interrupted_runs_bounds_and_refuses_other_options(tmp_
             Metrics(),
             Plan(replay_id="other", output_topic="out", checkpoint=checkpoint),
         ).load_checkpoint()
+
+
+def test_a_damaged_checkpoint_is_an_input_error_not_a_usage_error(tmp_path: Path) -> None:
+    from stream.checkers.base import SyncChecker
+    from stream.errors import InputError
+    from stream.metrics import Metrics
+    from stream.replay.engine import Plan, Replay
+    from stream.settings import Settings
+    from stream.verify.checkers import RulesChecker
+
+    checkpoint = tmp_path / "r.checkpoint.json"
+    replay = Replay(
+        Settings(),
+        {},
+        {},
+        None,
+        SyncChecker(RulesChecker()),  # type: ignore[arg-type]
+        Metrics(),
+        Plan(replay_id="r", output_topic="out", checkpoint=checkpoint),
+    )
+    for damaged in (b"{not json", b'{"replay_id": "r", "positions": 3, "ends": {}}'):
+        checkpoint.write_bytes(damaged)
+        with pytest.raises(InputError, match="delete it to start over"):
+            replay.load_checkpoint()

@@ -11,6 +11,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 
 from stream.errors import UsageError
 from stream.metrics import OTHER, VERSION_LABELS, LabelCap, Metrics
+from stream.secret import Secret
 from stream.settings import Settings, env_table
 from stream.verify.checkers import RulesChecker
 from stream.verify.citations import DocumentSnapshot
@@ -60,6 +61,8 @@ def test_each_variable_is_parsed(field: object) -> None:
         assert value == 7
     elif isinstance(default, float):
         assert value == 0.5
+    elif isinstance(value, Secret):
+        assert value.reveal() == "custom-value"
     else:
         assert value == "custom-value"
 
@@ -74,8 +77,10 @@ def test_bad_values_are_usage_errors_and_flags_win() -> None:
 
 def test_secrets_are_redacted() -> None:
     s = Settings.from_env({"CITEGATE_SASL_PASSWORD": "hunter2"})
-    assert s.sasl_password == "hunter2"
+    assert s.sasl_password is not None
+    assert s.sasl_password.reveal() == "hunter2"
     assert "hunter2" not in repr(s.redacted())
+    assert "hunter2" not in repr(s)
     assert all(row[0].startswith("CITEGATE_") for row in env_table())
 
 

@@ -1,0 +1,531 @@
+"""Typed units of a sentence for alignment: quantities, identifiers and closed-class words.
+
+A hallucination that edits one word of a real sentence keeps almost all of its overlap, so the
+gate compares the few words that carry the claim's meaning as typed slots: numbers with their
+unit and scale (digits glued to CJK text included, number words in en/ru/zh), identifiers whose
+digits are part of the name (`TLS 1.3`, `SHA-256`, `ISO 27001`, `v2.1`), quantifiers, negation,
+conditions and modality. Everything here is a table or a regular expression: deterministic,
+cheap and easy to grow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache, wraps
+from typing import TypeVar
+
+from stream.verify.numerals import EN_NUMBERS, NUMBER_WORD_TOKENS, ONE_WORDS, RU_NUMBERS
+from stream.verify.tokens import number_token
+
+__all__ = ["EN_NUMBERS", "ONE_WORDS", "RU_NUMBERS"]
+
+CACHE_TEXT_CHARS = 8192
+"""Texts up to this length are cached; longer ones (whole cited documents) are computed each
+time, so a long-running worker never holds thousands of documents alive in its caches."""
+_T = TypeVar("_T")
+
+
+def short_cache(maxsize: int) -> Callable[[Callable[[str], _T]], Callable[[str], _T]]:
+    """`lru_cache` for functions of one text, bypassed for texts over CACHE_TEXT_CHARS."""
+
+    def wrap(fn: Callable[[str], _T]) -> Callable[[str], _T]:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @wraps(fn)
+        def call(text: str) -> _T:
+            return cached(text) if len(text) <= CACHE_TEXT_CHARS else fn(text)
+
+        return call
+
+    return wrap
+
+
+_CJK = re.compile("[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=8192)
+def _whole(phrase: str, text: str) -> bool:
+    """`phrase` occurs in `text` as whole words (punctuation around it allowed)."""
+    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
+@short_cache(maxsize=8192)
+def has_cjk(text: str) -> bool:
+    """Whether `text` has a Han character (a C-speed search, cached: the same claim and window
+    are asked about by every word class)."""
+    return _CJK.search(text) is not None
+
+
+# ----------------------------------------------------------------------------- number words
+
+SCALES: dict[str, int] = {
+    "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12,
+    "тыс": 1000, "тысяча": 1000, "тысячи": 1000, "тысяч": 1000, "тысячу": 1000,
+    "млн": 10**6, "миллион": 10**6, "миллиона": 10**6, "миллионов": 10**6,
+    "млрд": 10**9, "миллиард": 10**9, "миллиарда": 10**9, "миллиардов": 10**9,
+    "k": 1000, "m": 10**6, "bn": 10**9,
+}  # fmt: skip
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9}  # fmt: skip
+_ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
+_ZH_BIG = {"万": 10**4, "亿": 10**8}
+ZH_NUMERALS = "".join(_ZH_DIGITS) + "".join(_ZH_SMALL) + "".join(_ZH_BIG)
+ZH_CLASSIFIERS = (
+    "个月", "小时", "分钟", "毫秒", "星期", "个", "名", "位", "家", "项", "次", "台", "条",
+    "人", "种", "倍", "天", "年", "月", "周", "秒", "岁", "元", "份", "张", "层", "级", "款",
+    "部", "座", "所", "门", "节", "篇", "本", "件", "只", "头", "批", "轮", "组", "款", "道",
+)  # fmt: skip
+
+
+def zh_number(run: str) -> float | None:
+    """Value of a run of Chinese numerals (`二十五` 25, `两千` 2000, `三万五千` 35000)."""
+    total, section, digit = 0, 0, None
+    for ch in run:
+        if ch in _ZH_DIGITS:
+            # 一二三 may be written digit by digit
+            digit = _ZH_DIGITS[ch] if digit is None else digit * 10 + _ZH_DIGITS[ch]
+        elif ch in _ZH_SMALL:
+            section += (1 if digit is None else digit) * _ZH_SMALL[ch]
+            digit = None
+        elif ch in _ZH_BIG:
+            section += digit or 0
+            total += (section or 1) * _ZH_BIG[ch]
+            section, digit = 0, None
+        else:
+            return None
+    return float(total + section + (digit or 0))
+
+
+_ZH_RUN = re.compile(f"(第?)([{ZH_NUMERALS}]+)(?=({'|'.join(ZH_CLASSIFIERS)}))")
+
+
+def normalize_zh(text: str) -> str:
+    """Chinese numerals in front of a classifier become digits (`两个` → `2个`), so both sides
+    of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays."""
+    if not has_cjk(text):
+        return text
+
+    def repl(m: re.Match[str]) -> str:
+        value = zh_number(m.group(2))
+        if value is None:
+            return m.group(0)
+        return m.group(1) + _fmt(value)
+
+    return _ZH_RUN.sub(repl, text)
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+# ----------------------------------------------------------------------------- units
+
+_UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("ms", ("ms", "msec", "millisecond", "milliseconds", "мс", "миллисекунд", "毫秒")),
+    ("s", ("s", "sec", "secs", "second", "seconds", "сек", "секунда", "секунды", "секунд",
+           "секунду", "секундах", "秒", "秒钟")),
+    ("min", ("min", "mins", "minute", "minutes", "мин", "минута", "минуты", "минут", "минуту",
+             "минутах", "分钟", "分")),
+    ("h", ("h", "hr", "hrs", "hour", "hours", "час", "часа", "часов", "часу", "часах",
+           "小时", "个小时", "钟头")),
+    ("d", ("day", "days", "день", "дня", "дней", "дни", "днях", "суток", "сутки", "天", "日")),
+    ("wk", ("week", "weeks", "неделя", "недели", "недель", "неделю", "неделях", "周", "星期",
+            "个星期")),
+    ("mo", ("month", "months", "месяц", "месяца", "месяцев", "месяцах", "个月", "月")),
+    ("yr", ("year", "years", "год", "года", "лет", "году", "годах", "年")),
+    ("%", ("%", "％", "percent", "per cent", "процент", "процента", "процентов", "процентах")),
+    ("pp", ("percentage point", "percentage points", "п.п.", "процентных пункта",
+            "процентных пунктов", "个百分点")),
+    ("kb", ("kb", "kib", "кб", "kilobytes")),
+    ("mb", ("mb", "mib", "мб", "megabytes", "мегабайт")),
+    ("gb", ("gb", "gib", "гб", "gigabytes", "гигабайт")),
+    ("tb", ("tb", "tib", "тб", "terabytes", "терабайт")),
+    ("mbps", ("mbps", "мбит/с")),
+    ("gbps", ("gbps", "гбит/с")),
+    ("mg", ("mg", "мг", "milligram", "milligrams", "毫克")),
+    ("g", ("g", "gram", "grams", "г", "грамм", "克")),
+    ("kg", ("kg", "кг", "kilogram", "kilograms", "公斤", "千克")),
+    ("ml", ("ml", "мл", "milliliter", "milliliters", "毫升")),
+    ("km", ("km", "км", "kilometer", "kilometers", "kilometres", "公里")),
+    ("m", ("meter", "meters", "metre", "metres", "метр", "метра", "метров", "米")),
+    ("x", ("times", "раз", "раза", "倍")),
+    ("usd", ("usd", "dollars", "dollar", "долларов", "доллара", "美元")),
+    ("eur", ("eur", "euros", "euro", "евро", "欧元")),
+    ("rub", ("rub", "рублей", "рубля", "рубль", "руб", "卢布")),
+    ("cny", ("yuan", "rmb", "元", "юаней")),
+    ("c", ("°c", "degrees", "градусов", "градуса", "度")),
+)  # fmt: skip
+UNITS: dict[str, str] = {form: canon for canon, forms in _UNIT_FORMS for form in forms}
+_CJK_UNITS = sorted((u for u in UNITS if has_cjk(u)), key=len)[::-1]
+_PHRASE_UNITS = sorted((u for u in UNITS if " " in u), key=len)[::-1]
+FREQUENCY_UNITS = frozenset({"s", "min", "h", "d", "wk", "mo", "yr"})
+_PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого"
+_FREQ_ADVERBS = {
+    "hourly": "h", "daily": "d", "weekly": "wk", "monthly": "mo", "annually": "yr",
+    "yearly": "yr", "nightly": "d", "ежечасно": "h", "ежедневно": "d", "еженедельно": "wk",
+    "ежемесячно": "mo", "ежегодно": "yr", "ежесуточно": "d",
+}  # fmt: skip
+_ZH_FREQ = re.compile(r"每(?:个)?(小时|天|日|周|星期|月|年|秒|分钟)")
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number with its unit (canonical, or None) and how it was written."""
+
+    value: str
+    unit: str | None
+    text: str
+    frequency: bool = False
+    """Written without a digit as a rate (`every hour`, `每小时`): the unit must match too."""
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    """A name whose digits are part of it: `TLS 1.3` is (`tls`, `1.3`)."""
+
+    key: str
+    value: str
+    text: str
+
+
+_LETTER = "A-Za-z\u0400-\u04ff"
+_NUMBER = re.compile(
+    rf"(?<![{_LETTER}0-9_.,\-/])(\d+(?:[.,]\d+)*)(?![.,]?\d)(?![{_LETTER}]*\d)"
+    rf"(?!-?[{_LETTER}]+\d)"
+)
+_AFTER = re.compile(rf"[\s\-]?(°[cC]|[{_LETTER}%％][{_LETTER}/.]*|[\u4e00-\u9fff]{{1,3}})")
+_WORDS = re.compile(rf"[{_LETTER}]+")
+_IDENT = re.compile(
+    r"(?<![A-Za-z0-9_.\-])([A-Za-z\u0400-\u04ff]+)([\s\-]?)(v?\d+(?:\.\d+)*)(?![\d.]*\d)"
+    r"(?![A-Za-z])"
+)
+_VERSION_WORDS = frozenset({"v", "version", "версия", "версии", "версию", "версией", "ver"})
+
+
+def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
+    """(canonical unit, end of the unit, scale multiplier) right after position `end`."""
+    scale = 1.0
+    rest = text[end : end + 40]
+    lowered = rest.lower()
+    for cjk in ("万", "亿", "千"):
+        if lowered.startswith(cjk):
+            scale *= {"万": 1e4, "亿": 1e8, "千": 1e3}[cjk]
+            end += 1
+            rest, lowered = rest[1:], lowered[1:]
+            break
+    m = _AFTER.match(rest)
+    if m and scale == 1.0:
+        word = m.group(1).lower().rstrip(".")
+        if word in SCALES:
+            scale *= SCALES[word]
+            end += m.end()
+            rest, lowered = rest[m.end() :], lowered[m.end() :]
+            m = _AFTER.match(rest)
+    stripped = lowered.lstrip(" -")
+    for phrase in _PHRASE_UNITS:
+        if stripped.startswith(phrase):
+            return UNITS[phrase], end + len(lowered) - len(stripped) + len(phrase), scale
+    for cjk in _CJK_UNITS:
+        if stripped.startswith(cjk):
+            return UNITS[cjk], end + len(lowered) - len(stripped) + len(cjk), scale
+    if m:
+        word = m.group(1).lower()
+        if word in UNITS:
+            return UNITS[word], end + m.end(), scale
+        head = _WORDS.match(word)
+        if head and head.group() in UNITS and len(head.group()) > 1:
+            return UNITS[head.group()], end + m.start(1) + head.end(), scale
+        if head and head.group() == word and word not in SCALES:
+            # one qualifier between number and unit: `30 календарных дней`, `5 business days`
+            after = _AFTER.match(rest[m.end() :])
+            if after and after.group(1).lower() in UNITS and after.group(1)[:1] != "-":
+                unit_word = after.group(1).lower()
+                if len(unit_word) > 2:
+                    return UNITS[unit_word], end + m.end() + after.end(), scale
+    return None, end, scale
+
+
+def _value(raw: str, scale: float) -> str:
+    token = number_token(raw)[1:]
+    if scale == 1.0:
+        return token
+    try:
+        return _fmt(float(token) * scale)
+    except ValueError:
+        return token
+
+
+@short_cache(maxsize=4096)
+def identifiers(text: str) -> tuple[Identifier, ...]:
+    """Identifiers with digits in them: acronyms (`TLS 1.3`, `SHA-256`, `ISO 27001`, `IPv6`),
+    names with a dotted version (`Python 3.11`) and `v2.1` / `version 2`."""
+    out = []
+    for m in _IDENT.finditer(text):
+        prefix, sep, num = m.group(1), m.group(2), m.group(3)
+        low = prefix.lower()
+        caps = sum(c.isupper() for c in prefix)
+        text_ = m.group(0)
+        if low in _VERSION_WORDS:
+            key = "v"
+        elif num.startswith("v") and sep:
+            key, text_ = "v", num  # `runs v2.1`: the word before is not part of the name
+        elif (
+            caps >= 2
+            or (caps == 1 and len(prefix) <= 3 and sep != " ")
+            or (prefix[0].isupper() and "." in num)
+            or num.startswith("v")
+        ):
+            key = low
+        else:
+            continue
+        if low in UNITS or low in SCALES:
+            continue
+        out.append(Identifier(key, num.lstrip("v"), text_))
+    return tuple(out)
+
+
+@short_cache(maxsize=4096)
+def quantities(text: str) -> tuple[Quantity, ...]:
+    """Numbers with unit and scale: digits (also glued to CJK: `50个`, `降低80%`), number words
+    (`five`, `пяти`, `两个`) and frequencies without a digit (`every hour` is 1 h)."""
+    taken = [(m.start(3), m.end(3)) for m in _IDENT.finditer(text) if _is_ident(m)]
+    out: list[Quantity] = []
+    for m in _NUMBER.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        unit, end, scale = _unit_at(text, m.end())
+        out.append(Quantity(_value(m.group(1), scale), unit, text[m.start() : end].strip()))
+    lowered = text.lower()
+    for m in _WORDS.finditer(lowered):
+        word = m.group()
+        value: float | None = EN_NUMBERS.get(word) or RU_NUMBERS.get(word)
+        if value is None and word not in ONE_WORDS and word not in SCALES:
+            continue
+        unit, end, scale = _unit_at(lowered, m.end())
+        if value is None:
+            if word in SCALES or unit is None:
+                continue
+            value = 1
+        out.append(Quantity(_fmt(value * scale), unit, text[m.start() : end].strip()))
+    if has_cjk(text):
+        normalized = normalize_zh(text)
+        if normalized != text:
+            for q in quantities(normalized):
+                if q.text not in text:
+                    out.append(q)
+        for m in _ZH_FREQ.finditer(text):
+            out.append(Quantity("1", UNITS[m.group(1)], m.group(0), frequency=True))
+    for m in re.finditer(rf"\b(?:{_PER_WORDS})\s+([{_LETTER}]+)", lowered):
+        unit = UNITS.get(m.group(1))
+        if unit in FREQUENCY_UNITS:
+            out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
+    for m in _WORDS.finditer(lowered):
+        if m.group() in _FREQ_ADVERBS:
+            unit = _FREQ_ADVERBS[m.group()]
+            out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
+    return tuple(out)
+
+
+def _is_ident(m: re.Match[str]) -> bool:
+    return bool(identifiers(m.group(0)))
+
+
+# ----------------------------------------------------------------------------- closed classes
+
+
+@dataclass(frozen=True, slots=True)
+class WordClass:
+    """A closed word class matched as whole words (Latin, Cyrillic) or substrings (CJK)."""
+
+    words: frozenset[str]
+    phrases: tuple[str, ...]
+    cjk: tuple[str, ...]
+    cjk_exclude: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, items: str, exclude: str = "") -> WordClass:
+        entries = [i.strip() for i in items.split(",") if i.strip()]
+        cjk = tuple(sorted((e for e in entries if has_cjk(e)), key=len, reverse=True))
+        return cls(
+            frozenset(e for e in entries if " " not in e and not has_cjk(e)),
+            tuple(e for e in entries if " " in e and not has_cjk(e)),
+            cjk,
+            tuple(e.strip() for e in exclude.split(",") if e.strip()),
+        )
+
+    def count(self, lowered: str, words: tuple[str, ...]) -> int:
+        """Occurrences (not distinct words): `not … no` is two negations."""
+        n = sum(1 for w in words if w in self.words)
+        n += sum(1 for p in self.phrases if p in lowered and _whole(p, lowered))
+        if self.cjk and has_cjk(lowered):
+            masked = lowered
+            for ex in self.cjk_exclude:
+                masked = masked.replace(ex, "□" * len(ex))
+            for w in self.cjk:
+                n += masked.count(w)
+                masked = masked.replace(w, "□" * len(w))
+        return n
+
+    def find(self, lowered: str, words: frozenset[str]) -> list[str]:
+        found = sorted(self.words & words)
+        found += [p for p in self.phrases if p in lowered and _whole(p, lowered)]
+        if self.cjk and has_cjk(lowered):
+            masked = lowered
+            for ex in self.cjk_exclude:
+                masked = masked.replace(ex, "□" * len(ex))
+            for w in self.cjk:
+                if w in masked:
+                    found.append(w)
+                    masked = masked.replace(w, "□" * len(w))
+        return found
+
+
+NEGATION = WordClass.of(
+    "not, no, never, none, nobody, nothing, neither, nor, cannot, can't, don't, doesn't, "
+    "didn't, isn't, aren't, wasn't, weren't, won't, without, "
+    "не, нет, ни, никогда, ничего, никто, нельзя, без, "
+    "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会",
+    exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
+    "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错",
+)
+UNIVERSAL = WordClass.of(
+    "all, every, each, entire, whole, always, everyone, everything, everybody, "
+    "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
+    "каждого, каждому, любой, любые, любого, всегда, "
+    "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 总是, 全都",
+)
+MAJORITY = WordClass.of(
+    "most, many, majority, mostly, usually, often, "
+    "большинство, большинства, многие, многих, многим, обычно, часто, "
+    "大多数, 多数, 许多, 大部分, 很多, 通常, 经常",
+)
+SOME = WordClass.of(
+    "some, several, certain, part, partly, partially, sometimes, "
+    "некоторые, некоторых, некоторым, несколько, нескольких, часть, части, частично, иногда, "
+    "部分, 一些, 有些, 某些, 若干, 有时, 少数",
+)
+EXCLUSIVE = WordClass.of(
+    "only, solely, exclusively, только, лишь, исключительно, 仅, 只, 仅仅, 唯一, 只能, 仅限",
+    exclude="只有, 只要",
+)
+CONDITION = WordClass.of(
+    "unless, except, excluding, if, provided, whenever, until, "
+    "only if, as long as, provided that, except for, with the exception of, "
+    "если, кроме, исключением, условии, пока, "
+    "除非, 仅当, 只有, 如果, 除了, 除外, 若, 假如, 前提, 只要, 倘若, 一旦",
+)
+OBLIGATION = WordClass.of(
+    "must, shall, required, requires, mandatory, obliged, obligated, "
+    "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
+    "必须, 务必, 须, 必需, 应当",
+)
+GUARANTEE = WordClass.of(
+    "guaranteed, guarantees, guarantee, ensures, ensure, definitely, certainly, proves, "
+    "гарантирует, гарантированно, гарантировано, гарантия, точно, несомненно, "
+    "一定, 必然, 必定, 保证, 肯定, 绝对, 确保",
+)
+FUTURE = WordClass.of("will, won't, будет, будут, 将会, 将")
+ALWAYS = WordClass.of("always, never, forever, всегда, никогда, 总是, 永远, 从不, 始终")
+MODALITY: dict[str, WordClass] = {
+    "obligation": OBLIGATION,
+    "guarantee": GUARANTEE,
+    "future": FUTURE,
+    "always": ALWAYS,
+}
+"""Strong modality by kind: a claim may only use the kinds its evidence uses."""
+HEDGE = WordClass.of(
+    "may, might, could, possibly, potentially, likely, perhaps, probably, suggest, suggests, "
+    "allegedly, reportedly, supposedly, tried, tries, attempted, attempts, wanted, wants, "
+    "planned, plans, intends, intended, hoped, hopes, "
+    "возможно, вероятно, по-видимому, предположительно, может быть, якобы, "
+    "пытался, пыталась, пытались, пытается, пытаются, попытался, попыталась, попытались, "
+    "хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, намеревались, "
+    "собирался, собиралась, собирались, собирается, планирует, планируют, планировал, "
+    "планировала, планировали, "
+    "可能, 或许, 也许, 大概, 或将, 试图, 企图, 打算, 想要, 据称, 据说",
+)
+"""Hedges and non-factual frames (`may`, `tried to`, `allegedly`): evidence that only says
+someone tried to do X does not say X happened."""
+BEFORE = WordClass.of("before, prior to, earlier than, перед, прежде, 之前, 以前")
+AFTER = WordClass.of("after, following, later than, после, спустя, 之后, 以后")
+MORE = WordClass.of("more, greater, больше, более, 更多")
+LESS = WordClass.of("less, fewer, меньше, менее, 更少")
+INFERENCE = WordClass.of(
+    "therefore, thus, hence, consequently, "
+    "which means, this means, it follows, as a result, "
+    "поэтому, следовательно, значит, отсюда, "
+    "таким образом, в результате, "
+    "因此, 所以, 这意味着, 由此可见, 意味着, 因而, 从而, 故而",
+)
+
+_BOUND_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        ("up to", "at most", "no more than", "not more than", "within", "under", "less than",
+         "fewer than", "below", "maximum of", "a maximum of", "max", "не более", "не больше",
+         "до", "менее", "максимум", "не свыше", "в пределах"), "upper"),
+    **dict.fromkeys(
+        ("at least", "no less than", "not less than", "more than", "over", "above", "after",
+         "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "не менее",
+         "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше"), "lower"),
+}  # fmt: skip
+_BOUND_RE = re.compile(
+    r"(?<![\w-])("
+    + "|".join(re.escape(w) for w in sorted(_BOUND_WORDS, key=len, reverse=True))
+    + r")\s+(?:[$€£¥]\s?)?(?=\d|(?:"
+    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), key=len, reverse=True))
+    + r")\b)",
+    re.IGNORECASE,
+)
+_ZH_BOUND_BEFORE = re.compile(
+    r"(最多|至多|不超过|少于|低于|至少|不少于|多于|超过|高于|不低于|不高于)[^\d，。；]{0,4}\d"
+)
+_ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
+_ZH_BOUND_KIND = {
+    "最多": "upper", "至多": "upper", "不超过": "upper", "少于": "upper", "低于": "upper",
+    "不高于": "upper", "以内": "upper", "之内": "upper", "以下": "upper", "内": "upper",
+    "至少": "lower", "不少于": "lower", "多于": "lower", "超过": "lower", "高于": "lower",
+    "不低于": "lower", "以上": "lower", "之后": "lower", "后": "lower",
+}  # fmt: skip
+
+
+@short_cache(maxsize=4096)
+def bounds(text: str) -> dict[str, frozenset[str]]:
+    """Number token -> directions of the bounds put on it: `upper` (`up to 5`, `within 14
+    days`, `不超过50`, `15分钟内`), `lower` (`at least 5`, `after 14 days`), `exact` (none)."""
+    found: dict[str, set[str]] = {}
+    spans: list[tuple[int, int, str]] = []
+    for m in _BOUND_RE.finditer(text):
+        spans.append((m.end(), m.end(), _BOUND_WORDS[m.group(1).lower()]))
+    if has_cjk(text):
+        for m in _ZH_BOUND_BEFORE.finditer(text):
+            spans.append((m.end() - 1, m.end() - 1, _ZH_BOUND_KIND[m.group(1)]))
+        for m in _ZH_BOUND_AFTER.finditer(text):
+            spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
+    for m in _BOUNDED.finditer(text):
+        raw = m.group(0).lower()
+        token = NUMBER_TOKENS.get(raw) or number_token(raw)
+        kinds = {kind for a, _, kind in spans if a == m.start()}
+        found.setdefault(token, set()).update(kinds or {"exact"})
+    return {k: frozenset(v) for k, v in found.items()}
+
+
+NUMBER_TOKENS = NUMBER_WORD_TOKENS
+_BOUNDED = re.compile(
+    r"\d+(?:[.,]\d+)*|(?<![\w-])(?:"
+    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+_SCAN = re.compile(rf"[{_LETTER}]+(?:['’\-][{_LETTER}]+)*")
+
+
+@short_cache(maxsize=8192)
+def scan(text: str) -> tuple[str, frozenset[str], tuple[str, ...]]:
+    """Lower-cased text, its set of words and its words in order, computed once per text."""
+    lowered = text.lower().replace("’", "'")
+    words = tuple(_SCAN.findall(lowered))
+    return lowered, frozenset(words), words
