@@ -21,9 +21,13 @@ from stream.review.auth import add_token
 from tests.integration.conftest import Events, Stack, document
 
 XSS_DOC = 'leaflet"><script>window.__xss="doc-id"</script>'
-XSS_QUOTE = "Ibuprofen relieves mild pain <img src=x onerror=\"window.__xss='quote';alert(2)\"> and fever within an hour."
+# Every published sentence must be covered by a claim, so the answer-text payload sits inside
+# the one covered sentence (the answer is the quote) rather than in a trailing sentence.
+XSS_QUOTE = (
+    "Ibuprofen relieves mild pain <img src=x onerror=\"window.__xss='quote';alert(2)\"> "
+    "and fever within an hour <script>window.__xss='answer';alert(3)</script>."
+)
 XSS_DOC_TEXT = f"Patient leaflet. {XSS_QUOTE} Do not exceed the stated dose."
-XSS_ANSWER_TAIL = " <script>window.__xss='answer';alert(3)</script>"
 XSS_NOTE = "<script>window.__xss='note';alert(4)</script> checked"
 SECURITY_V4 = (
     "Account security guide, 2027 edition. Passwords must be rotated every 60 days. "
@@ -63,7 +67,7 @@ def review_answers(ns: str) -> list[dict[str, Any]]:
             "rv-xss",
             "en",
             risk_domain="medical",
-            answer=XSS_QUOTE + XSS_ANSWER_TAIL,
+            answer=XSS_QUOTE,
             claims=[{"id": "c1", "text": XSS_QUOTE, "citation_ids": ["q1"]}],
             citations=[
                 {
