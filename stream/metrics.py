@@ -6,7 +6,9 @@ to a bounded number of distinct values; later newcomers are counted as `__other_
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import Counter as Tally
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
@@ -62,6 +64,51 @@ class LabelCap:
             return OTHER
         seen.add(value)
         return value
+
+
+MAX_CACHED_SLICES = 1024
+
+
+class SliceChildren:
+    """Label-bound children of one slice, so counting an answer does not resolve label sets
+    (`labels()` validates and locks on every call) once per claim."""
+
+    __slots__ = ("_cache", "labels")
+
+    def __init__(self, labels: dict[str, str]) -> None:
+        self.labels = labels
+        self._cache: dict[tuple[int, str, str], Any] = {}
+
+    def plain(self, metric: Any) -> Any:
+        return self._get(metric, "", "", lambda: metric.labels(**self.labels))
+
+    def child(self, metric: Any, name: str, value: str) -> Any:
+        return self._get(metric, name, value, lambda: metric.labels(**self.labels, **{name: value}))
+
+    def claim(self, metric: Any, verdict: str, support: str) -> Any:
+        return self._get(
+            metric,
+            verdict,
+            support,
+            lambda: metric.labels(**self.labels, verdict=verdict, support_status=support),
+        )
+
+    def _get(self, metric: Any, a: str, b: str, make: Callable[[], Any]) -> Any:
+        key = (id(metric), a, b)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = make()
+        return found
+
+
+class LagGauge(Gauge):
+    """A gauge whose removed children read 0 first: in multiprocess mode a removed child's
+    last value stays in the process's file, and a partition that moved to another worker
+    process must not keep its old lag there."""
+
+    def remove(self, *labelvalues: Any) -> None:
+        self.labels(*labelvalues).set(0)
+        super().remove(*labelvalues)
 
 
 class Metrics:
@@ -133,16 +180,28 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
+        # Gauges say how several worker processes combine (`--processes`, multiprocess mode):
+        # the store is up and the stage ready only if so in every live process; a partition's
+        # lag is its owner's (others hold 0, see LagGauge).
         self.corpus_up = Gauge(
-            "citegate_corpus_up", "1 when the last corpus lookup succeeded, else 0.", registry=r
+            "citegate_corpus_up",
+            "1 when the last corpus lookup succeeded, else 0.",
+            registry=r,
+            multiprocess_mode="livemin",
         )
-        self.consumer_lag = Gauge(
+        self.consumer_lag = LagGauge(
             "citegate_consumer_lag",
             "Messages behind the end of the input topic partition.",
             ["topic", "partition"],
             registry=r,
+            multiprocess_mode="livemax",
         )
-        self.ready = Gauge("citegate_ready", "1 when the worker consumes and produces.", registry=r)
+        self.ready = Gauge(
+            "citegate_ready",
+            "1 when the worker consumes and produces.",
+            registry=r,
+            multiprocess_mode="livemin",
+        )
         self.llm_requests = Counter(
             "citegate_llm_requests",
             "Model checker HTTP requests, by outcome: ok, malformed, timeout, http_error,"
@@ -191,6 +250,7 @@ class Metrics:
             registry=r,
         )
         self._slices: set[tuple[str, ...]] = set()
+        self._slice_cache: dict[tuple[str, ...], SliceChildren] = {}
         # Children with a closed set of label values start at 0, so ratios and increase() see
         # the first event instead of a series that appears out of nowhere.
         for reason in InputCode:
@@ -229,28 +289,59 @@ class Metrics:
     def observe_result(
         self, result: AnswerResult, checker: Ref, mode: str, latency_s: float | None
     ) -> None:
-        """Count one decided answer and its claims."""
-        s = self.slice_of(result.answer, checker, mode)
-        self._init_slice(s)
-        self.answers.labels(**s, final_status=result.decision.final_status.value).inc()
-        cited = 0
+        """Count one decided answer and its claims: counts are summed first, then each child
+        (looked up once per slice, see `_slice`) is incremented once."""
+        sl = self._slice(result.answer, checker, mode)
+        sl.child(self.answers, "final_status", result.decision.final_status.value).inc()
+        claims: Tally[tuple[str, str]] = Tally()
+        signals: Tally[str] = Tally()
+        errors: Tally[str] = Tally(e.code.value for e in result.errors)
+        cited = uncited = 0
         for v in result.verdicts:
-            self.claims.labels(
-                **s, verdict=v.verdict.value, support_status=v.support_status.value
-            ).inc()
+            claims[(v.verdict.value, v.support_status.value)] += 1
             if not v.claim.citation_ids:
-                self.claims_without_citation.labels(**s).inc()
+                uncited += 1
             for sig in v.risk_signals:
-                self.risk_signals.labels(**s, code=sig.code.value).inc()
+                signals[sig.code.value] += 1
             for err in v.deterministic_errors:
                 if err.code.value == "citation_unknown":
-                    self.citation_errors.labels(**s, code=err.code.value).inc()
+                    errors[err.code.value] += 1
             cited += len(v.claim.citation_ids)
-        self.citations.labels(**s).inc(max(cited, len(result.citation_checks)))
-        for err in result.errors:
-            self.citation_errors.labels(**s, code=err.code.value).inc()
+        for (verdict, support), n in claims.items():
+            sl.claim(self.claims, verdict, support).inc(n)
+        if uncited:
+            sl.plain(self.claims_without_citation).inc(uncited)
+        for code, n in signals.items():
+            sl.child(self.risk_signals, "code", code).inc(n)
+        for code, n in errors.items():
+            sl.child(self.citation_errors, "code", code).inc(n)
+        sl.plain(self.citations).inc(max(cited, len(result.citation_checks)))
         if latency_s is not None:
-            self.processing.labels(**s).observe(latency_s)
+            sl.plain(self.processing).observe(latency_s)
+
+    def _slice(self, answer: Answer, checker: Ref, mode: str) -> SliceChildren:
+        """The children of one slice, cached by its raw label values (bounded: values come
+        from events, so past MAX_CACHED_SLICES new ones are looked up every time)."""
+        key = (
+            answer.corpus.name,
+            answer.corpus.version,
+            answer.generator.name,
+            answer.generator.version,
+            answer.retriever.name,
+            answer.retriever.version,
+            checker.name,
+            checker.version,
+            mode,
+        )
+        found = self._slice_cache.get(key)
+        if found is not None:
+            return found
+        labels = self.slice_of(answer, checker, mode)
+        self._init_slice(labels)
+        children = SliceChildren(labels)
+        if len(self._slice_cache) < MAX_CACHED_SLICES:
+            self._slice_cache[key] = children
+        return children
 
     def cache_event(self, kind: str) -> None:
         self.cache_events.labels(event=kind).inc()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from stream.commands import (
+    bench_cmd,
     calibrate_cmd,
     corpus_cmd,
     demo_cmd,
@@ -26,4 +27,5 @@ def register(sub: Any) -> None:
     eval_cmd.register(sub)
     calibrate_cmd.register(sub)
     replay_cmd.register(sub)
+    bench_cmd.register(sub)
     review_cmd.register(sub)

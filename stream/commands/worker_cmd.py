@@ -11,7 +11,10 @@ import logging
 from dataclasses import fields
 from typing import Any
 
+from stream.errors import UsageError
 from stream.settings import Settings
+
+MAX_PROCESSES = 64
 
 _FIELDS = {f.name: f for f in fields(Settings)}
 
@@ -54,6 +57,15 @@ def register(sub: Any) -> None:
     for name, type_ in WORKER_OPTIONS:
         setting_option(p, name, type_)
     setting_option(p, "force_review_domains")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes in the group under one supervisor serving /metrics, /healthz and"
+        " /readyz for all (default: the cores this process may use, cgroup quota included;"
+        " 1 = no supervisor)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -75,4 +87,13 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    processes = args.processes
+    if processes is not None and not 1 <= processes <= MAX_PROCESSES:
+        raise UsageError(f"--processes must be between 1 and {MAX_PROCESSES}")
+    if processes is None or processes > 1:
+        from stream.worker.supervisor import default_processes, run_supervised
+
+        processes = processes or min(default_processes(), MAX_PROCESSES)
+        if processes > 1:
+            return run_supervised(settings, processes)
     return run_worker(settings)

@@ -307,10 +307,20 @@ class Stack:
     # -- workers ---------------------------------------------------------------------------
 
     async def start_worker(
-        self, *, ready_timeout: float = 30.0, env: Mapping[str, str] | None = None
+        self,
+        *,
+        ready_timeout: float = 30.0,
+        env: Mapping[str, str] | None = None,
+        processes: int = 1,
     ) -> Worker:
-        """Launch a worker on this namespace and wait (bounded) until /readyz answers 200."""
-        worker = self._spawn(env or {})
+        """Launch a worker on this namespace and wait (bounded) until /readyz answers 200.
+
+        `processes` > 1 starts `citegate worker --processes N`: a supervisor whose /readyz
+        answers 200 once every child is ready.
+        """
+        if processes > 1:
+            ready_timeout = max(ready_timeout, 30.0 * processes)
+        worker = self._spawn(env or {}, processes)
         n = len(self.workers) - 1
         deadline = time.monotonic() + ready_timeout
         async with aiohttp.ClientSession() as session:
@@ -335,7 +345,7 @@ class Stack:
                     )
                 await asyncio.sleep(0.1)
 
-    def _spawn(self, env: Mapping[str, str]) -> Worker:
+    def _spawn(self, env: Mapping[str, str], processes: int = 1) -> Worker:
         port = find_free_port()
         log_path = self.root / f"worker-{len(self.workers)}.log"
         log_file = log_path.open("ab")
@@ -350,6 +360,8 @@ class Stack:
             self.store,
             "--web-port",
             str(port),
+            "--processes",
+            str(processes),
         ]
         proc = subprocess.Popen(
             cmd,

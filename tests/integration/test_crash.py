@@ -35,13 +35,20 @@ def crash_answers(tag: str) -> list[dict[str, Any]]:
     return out
 
 
-@pytest.mark.parametrize("kill_at", [1 / 3, 2 / 3], ids=["kill-at-one-third", "kill-at-two-thirds"])
-async def test_sigkill_loses_no_answer(make_stack: StackFactory, kill_at: float) -> None:
+@pytest.mark.parametrize(
+    ("kill_at", "processes"),
+    [(1 / 3, 1), (2 / 3, 1), (1 / 2, 2)],
+    ids=["kill-at-one-third", "kill-at-two-thirds", "two-processes-kill-at-half"],
+)
+async def test_sigkill_loses_no_answer(
+    make_stack: StackFactory, kill_at: float, processes: int
+) -> None:
+    """With `processes=2` the SIGKILL hits the supervisor: its children follow it down."""
     started = time.monotonic()
     # Small consume batches: the worker is mid-stream (outputs sent, offsets not yet committed)
     # for a good part of the time, which is where a crash produces repeats.
     stack = await make_stack(env={"CITEGATE_BATCH_MAX_RECORDS": "10"})
-    first = await stack.start_worker()
+    first = await stack.start_worker(processes=processes)
     answers = crash_answers(stack.namespace)
     ids = {a["answer_id"] for a in answers}
     threshold = int(N_ANSWERS * kill_at)
@@ -68,7 +75,7 @@ async def test_sigkill_loses_no_answer(make_stack: StackFactory, kill_at: float)
         timeline["killed"] = time.monotonic() - started
         decided_before_kill = len({e["answer_id"] for e in seen[stack.topic_decisions]})
         produced_before_kill = sum(stack.produced_end.values())
-        second = await stack.start_worker()
+        second = await stack.start_worker(processes=processes)
         timeline["second ready"] = time.monotonic() - started
         await producing
 

@@ -123,8 +123,9 @@ def _answer(answer_id: str, **changes: Any) -> dict[str, Any]:
     return base
 
 
+@pytest.mark.parametrize("processes", [1, 2], ids=["one-process", "two-processes"])
 async def test_malformed_inputs_become_dead_letters_and_the_stage_keeps_going(
-    make_stack: StackFactory,
+    make_stack: StackFactory, processes: int
 ) -> None:
     stack = await make_stack(
         env={
@@ -133,7 +134,7 @@ async def test_malformed_inputs_become_dead_letters_and_the_stage_keeps_going(
             "CITEGATE_MAX_CITATIONS_PER_CLAIM": "2",
         }
     )
-    await stack.start_worker()
+    await stack.start_worker(processes=processes)
     ok = _answer("ok-before")
     oversize = _answer("big", answer="Passwords must be rotated every 90 days. " * 60)
     too_many_claims = _answer(
@@ -205,11 +206,12 @@ async def test_malformed_inputs_become_dead_letters_and_the_stage_keeps_going(
         assert metric_value(families, "citegate_dead_letters_total", reason=reason) == n
 
 
+@pytest.mark.parametrize("processes", [1, 2], ids=["one-process", "two-processes"])
 async def test_duplicates_are_skipped_and_the_index_survives_a_restart(
-    make_stack: StackFactory,
+    make_stack: StackFactory, processes: int
 ) -> None:
     stack = await make_stack()
-    worker = await stack.start_worker()
+    worker = await stack.start_worker(processes=processes)
     answer = next(a for a in demo_answers() if a["answer_id"] == "demo-005")  # two claims
     await stack.produce_answers([answer] * 3)
     await stack.read_until(
@@ -233,7 +235,7 @@ async def test_duplicates_are_skipped_and_the_index_survives_a_restart(
     assert skipped >= 3
 
     assert await worker.stop() == 0, worker.log_tail()
-    restarted = await stack.start_worker()
+    restarted = await stack.start_worker(processes=processes)
     await stack.produce_answers([answer])
     await stack.wait_metric(restarted, "citegate_duplicates_skipped_total", 1)
     await stack.wait_committed()

@@ -1,0 +1,55 @@
+"""`citegate bench` prints every figure in one run (tiny sizes, one run): every measurement
+path runs end to end against the real broker and real worker processes. No figure is judged:
+speed is the bench's business, not a test's."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from stream.worker.bench.report import TARGETS, run_all
+from stream.worker.bench.runner import Sizes
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+TINY = Sizes(
+    docs=90,
+    hot_docs=45,
+    sentences=12,
+    answers=60,
+    scale_claims=128,
+    latency_s=1.0,
+    verify_answers=30,
+    cache_bytes=64 << 10,
+    timeout_s=60.0,
+)
+
+
+async def test_one_run_prints_every_figure_and_a_verdict_per_target(
+    broker_bootstrap: str, tmp_path: Path
+) -> None:
+    text = await run_all(broker_bootstrap, tmp_path, TINY, runs=1)
+    for label in (
+        "(a) steady state, answers/s",
+        "(b) p50 input→decision ms",
+        "    p99 ms",
+        "(c) verify claims/s",
+        "(d) 1 claims/answer",
+        "(d) 64 claims/answer",
+        "    2 processes vs 1",
+        "    cores used by the workers",
+        "(e) whole corpus at random",
+        "    steady RSS MB",
+    ):
+        assert label in text, text
+    for target in TARGETS:
+        line = next(line for line in text.splitlines() if target.name in line)
+        assert line.startswith(("PASS", "MISS")), line
+        found = re.search(r": ([0-9.]+|nan|inf) \(target", line)
+        assert found, line
+        value = float(found.group(1))
+        assert math.isfinite(value), line
+        assert value > 0, line
