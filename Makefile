@@ -59,8 +59,8 @@ rules:
 	$(PROMTOOL) test rules deploy/prometheus/tests/*.yml
 
 # Line and branch coverage of stream/ (in the pytest process; worker subprocesses are not
-# traced). The floor is today's figure rounded down: coverage may rise, not fall.
-COVERAGE_FLOOR ?= 70
+# traced). The floor sits a few points under today's figure (79 %): coverage may rise, not fall.
+COVERAGE_FLOOR ?= 75
 COV := --cov=stream --cov-branch --cov-report=term:skip-covered --cov-fail-under=$(COVERAGE_FLOOR)
 
 test: lint typecheck rules

@@ -118,7 +118,9 @@ def _fragment_windows(
             if k > i and sentences[k][1] - sentences[i][0] > max_chars:
                 break
             covered = covered | hits[k]
-            score = sum(weights[t] for t in covered) / total
+            score = (
+                math.fsum(weights[t] for t in covered) / total
+            )  # order-free: sets iterate by hash
             if k == i:
                 single = max(single, score)
             if score > best_cov + 1e-9:
@@ -242,7 +244,7 @@ def extract(
     values = {
         "coverage": coverage,
         "coverage_unweighted": len(claim_set & window_set) / len(claim_set),
-        "coverage_all": sum(weights[t] for t in union) / total,
+        "coverage_all": math.fsum(weights[t] for t in union) / total,
         "sentence_coverage": max(singles),
         "bigram_coverage": (
             len(claim_bigrams & window_bigrams) / len(claim_bigrams) if claim_bigrams else coverage

@@ -7,7 +7,9 @@ CHANGELOG.md and regenerate with `python -m tests.golden.regen`; otherwise it is
 from __future__ import annotations
 
 import copy
+import os
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -97,3 +99,31 @@ def test_the_sample_exercises_every_verdict_and_decision(golden: dict[str, Any])
     assert set(decisions) >= {"accept", "reject", "manual_review", "regenerate_or_abstain"}
     assert set(statuses) >= {"supported", "missingCitation", "wrongCitation", "beyondEvidence"}
     assert set(languages) == {"en", "ru", "zh"}
+
+
+def test_outputs_do_not_depend_on_the_hash_seed() -> None:
+    """Sets iterate in hash-seed order; the checker's sums must not (it once did, in the 4th
+    decimal of scores and in reasons), so two processes agree byte for byte."""
+    import subprocess
+    import sys
+
+    code = (
+        "import hashlib, orjson\n"
+        "from tests.golden.cases import compute, synth_sample\n"
+        "docs, answers = synth_sample()\n"
+        "out = compute(docs, answers)\n"
+        "print(hashlib.sha256(orjson.dumps(out, option=orjson.OPT_SORT_KEYS)).hexdigest())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)},
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=root,
+        ).stdout.strip()
+        for seed in ("1", "2", "3")
+    }
+    assert len(digests) == 1
