@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from stream.verify.checkers import RISK_FEATURES, RulesConfig
-from stream.verify.features import FEATURES, evidence_signals, extract
+from stream.verify.checkers import RulesConfig
+from stream.verify.features import FEATURES, RISK_FEATURES, evidence_signals, extract
 from stream.verify.model import Fragment
 
 Matrix = NDArray[np.float64]

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from stream.verify.align import SLOT_CODES
 from stream.verify.codes import SignalCode, SupportStatus, Verdict
-from stream.verify.features import FEATURES, Features, Window, extract
+from stream.verify.features import FEATURES, RISK_FEATURES, Features, Window, extract
 from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref, RiskSignal
 from stream.verify.signals import SCOPE_SIGNALS
 from stream.verify.tokens import jaccard
@@ -120,21 +120,6 @@ DEFAULT_CONTRADICT: dict[str, float] = {
     "uncovered_run": -0.023241,
 }
 
-
-RISK_FEATURES: frozenset[str] = frozenset(
-    {
-        *(f"signal_{c.value}" for c in SignalCode),
-        "negation_claim_only",
-        "negation_evidence_only",
-        "coverage_x_negation",
-        "antonym",
-        "unaligned_share",
-        "alignment_mismatches",
-        "slot_conflict",
-    }
-)
-"""Features that say something is wrong: their entailment weights must be <= 0, so that a risk
-signal can only lower the confidence in `entailed`, never raise it."""
 
 DEFAULT_VETOES: frozenset[str] = frozenset(
     {SignalCode.NUMBER_UNSUPPORTED, SignalCode.DATE_MISMATCH, SignalCode.VERSION_MISMATCH}

@@ -51,6 +51,16 @@ def _antonym_stems(text: str) -> set[str]:
 
 _ENTITY = re.compile(r"\b[A-Z][\w'-]*[a-z][\w'-]*|\b[A-Z]{2,}\b|\b[A-ZА-ЯЁ][а-яё]{2,}")
 
+_WARNING_FEATURES: tuple[str, ...] = (
+    "negation_claim_only",
+    "negation_evidence_only",
+    "coverage_x_negation",
+    "antonym",
+    "unaligned_share",
+    "alignment_mismatches",
+    "slot_conflict",
+)
+
 FEATURES: tuple[str, ...] = (
     "coverage",
     "coverage_unweighted",
@@ -64,16 +74,16 @@ FEATURES: tuple[str, ...] = (
     "log_window_tokens",
     "log_uncovered",
     "uncovered_run",
-    "negation_claim_only",
-    "negation_evidence_only",
-    "coverage_x_negation",
-    "antonym",
-    "unaligned_share",
-    "alignment_mismatches",
-    "slot_conflict",
+    *_WARNING_FEATURES,
     *(f"signal_{c.value}" for c in SignalCode),
 )
 """Feature names, in the order of `Features.values`; the checker config weights them by name."""
+
+RISK_FEATURES: frozenset[str] = frozenset(
+    {*_WARNING_FEATURES, *(f"signal_{c.value}" for c in SignalCode)}
+)
+"""Features that say something is wrong: their entailment weights must be <= 0, so that a risk
+signal can only lower the confidence in `entailed`, never raise it."""
 
 
 @dataclass(frozen=True, slots=True)

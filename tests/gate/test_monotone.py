@@ -13,8 +13,8 @@ import pytest
 from stream.checkers.config import dumps_rules_config, load_rules_config
 from stream.errors import UsageError
 from stream.quality.calibration import LabelledSet, fit, fit_logistic
-from stream.verify.checkers import DEFAULT_ENTAIL, RISK_FEATURES, RulesConfig
-from stream.verify.features import FEATURES
+from stream.verify.checkers import DEFAULT_ENTAIL, RulesConfig
+from stream.verify.features import FEATURES, RISK_FEATURES
 
 
 def test_shipped_weights_never_reward_a_risk_signal() -> None:
