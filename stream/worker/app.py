@@ -123,6 +123,7 @@ class StageService(Service):
             batch_max_records=s.batch_max_records,
             stall_s=s.stall_s,
             peek=self._peek,
+            required_topics=[name for name, _ in topic_specs(s)],
         )
 
     async def _peek(self, tp: TopicPartition, offset: int) -> bool:

@@ -59,6 +59,7 @@ class StageLoop:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         peek: Callable[[TopicPartition, int], Awaitable[bool]] | None = None,
+        required_topics: Sequence[str] = (),
     ) -> None:
         self.stage = stage
         self.consumer = consumer
@@ -71,6 +72,12 @@ class StageLoop:
         self._sleep = sleep
         self.peek = peek
         """Whether a record exists at or after an offset (a groupless read); None: no check."""
+        self.required_topics = tuple(required_topics)
+        """Topics that must exist on the broker before this loop sends anything."""
+        self._verified_for: tuple[object, object] | None = None
+        """The group membership (member id, generation) the broker's state was checked for."""
+        self._suspect = True
+        """Something (start, outage, failed batch) makes the broker's state worth re-checking."""
         self.processed = 0
         self.running = False
         self.positions: dict[TopicPartition, int] = {}
@@ -134,6 +141,8 @@ class StageLoop:
         except (KafkaError, OSError, TimeoutError) as exc:
             problem = f"broker probe failed: {type(exc).__name__}: {exc}"
         self.broker_ok = problem is None
+        if problem is not None:
+            self._suspect = True
         log.debug("probe: %s", problem or "ok")
         if problem is not None and not self._waiting:
             log.warning("%s", problem)
@@ -172,6 +181,33 @@ class StageLoop:
                     f"offset but we read from {position}: the broker lost its data; "
                     "restarting clean"
                 )
+
+    def _membership(self) -> tuple[object, object]:
+        coordinator = getattr(self.consumer, "_coordinator", None)
+        return (getattr(coordinator, "member_id", None), getattr(coordinator, "generation", None))
+
+    async def _verify_broker(self) -> None:
+        """Before the first send after a start, an outage, a failed batch or a new group
+        membership: the broker must still hold our topics and our committed offsets. A broker
+        that lost its data (a memory-only one restarted) may accept a produce to a topic it no
+        longer knows and drop it when the topic is created again; sending there would lose
+        decisions. A restart re-creates the topics and starts clean."""
+        membership = self._membership()
+        if not self._suspect and membership == self._verified_for:
+            return
+        if self.required_topics:
+            cluster = await asyncio.wait_for(
+                self.consumer._client.fetch_all_metadata(), PROBE_EVERY_S
+            )
+            missing = sorted(set(self.required_topics) - set(cluster.topics()))
+            if missing:
+                raise StalledError(
+                    f"the broker lost topic(s) {', '.join(missing)}: it lost its data; "
+                    "restarting clean so they are created again"
+                )
+        await self._check_commits()
+        self._verified_for = membership
+        self._suspect = False
 
     async def _check_commits(self, only: Iterable[TopicPartition] | None = None) -> None:
         """The broker must still hold the offsets we committed. If it lost them (a memory-only
@@ -217,6 +253,7 @@ class StageLoop:
                 if not is_retriable(error):
                     raise
                 self._waiting = True
+                self._suspect = True
                 self.stage.settle()
                 self.metrics.retries.labels(code=error.code).inc()
                 log.warning(
@@ -235,6 +272,7 @@ class StageLoop:
 
     async def handle(self, batches: dict[TopicPartition, list[ConsumerRecord[Any, Any]]]) -> None:
         """Process one fetched batch end to end, committing its offsets last."""
+        await self._verify_broker()
         keyed: list[tuple[InputRecord, Outcome]] = []
         for tp, records in batches.items():
             keyed.extend(await self._process_partition(tp, records))

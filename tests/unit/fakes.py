@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 from aiokafka import TopicPartition
+from aiokafka.errors import KafkaConnectionError
 
 from stream.checkers.factory import make_checker
 from stream.corpus.cache import CorpusCache
@@ -26,6 +27,7 @@ from stream.worker.loop import StageLoop
 
 DEMO = Path(str(resources.files("stream").joinpath("demo")))
 TOPIC = "in"
+OUTPUT_TOPICS = ("verdicts", "decisions", "dlq", "seen")
 
 
 def demo_answers() -> list[dict[str, Any]]:
@@ -72,6 +74,19 @@ class FakeClient:
     async def force_metadata_update(self) -> bool:
         return self.reachable
 
+    async def fetch_all_metadata(self) -> FakeCluster:
+        if not self.reachable:
+            raise KafkaConnectionError("broker unreachable")
+        return self.cluster
+
+
+@dataclass
+class FakeCoordinator:
+    """The group membership the loop compares to see a rejoin."""
+
+    member_id: str = "member-1"
+    generation: int = 1
+
 
 class FakeConsumer:
     """Partitions are lists; `getmany` reads from per-partition positions, `seek` rewinds."""
@@ -85,7 +100,8 @@ class FakeConsumer:
         self.commits: dict[TopicPartition, int] = {}
         self.commit_error: Callable[[], BaseException | None] = lambda: None
         self.on_empty: Callable[[], None] | None = None
-        self._client = FakeClient({topic})
+        self._client = FakeClient({topic, *OUTPUT_TOPICS})
+        self._coordinator = FakeCoordinator()
         self.assigned: list[TopicPartition] = list(self.logs)
         self.stuck = False
 
@@ -252,5 +268,6 @@ def rig(*, checker: Any = None, stall_s: float = 60.0, partitions: int = 1, **ch
         clock=clock,
         sleep=clock.sleep,
         peek=consumer.peek,
+        required_topics=[TOPIC, *OUTPUT_TOPICS],
     )
     return Rig(s, consumer, producer, metrics, stage, seen, seen_log, loop, clock)

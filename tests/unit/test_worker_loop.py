@@ -15,7 +15,7 @@ from stream.codec import schema_error
 from stream.errors import CorpusUnavailableError, StalledError
 from stream.events import MAX_DEAD_LETTER_ORIGINAL
 from stream.verify.model import CheckRequest, CheckResult, Ref
-from tests.unit.fakes import Sent, demo_answers, rig
+from tests.unit.fakes import TOPIC, Sent, demo_answers, rig
 
 MiB = 1024 * 1024
 
@@ -311,3 +311,42 @@ async def test_a_batch_read_after_the_broker_lost_our_commits_is_not_committed()
     with pytest.raises(StalledError, match="lost committed offsets"):
         await r.loop.run()
     assert r.consumer.commits == {}, "nothing committed past offsets 0..2"
+
+
+async def test_after_a_rejoin_a_broker_without_our_topics_gets_nothing_sent() -> None:
+    """A memory-only broker restarted: it accepts a produce to a topic it no longer knows and
+    drops it when the topic is created again. After the group rejoin the loop checks the
+    topics before it sends, and stops instead of sending decisions into the void."""
+    r = rig()
+    for a in demo_answers()[:2]:
+        r.consumer.append(raw(a))
+    await r.drain()
+    sent_before = len(r.producer.sent)
+    r.consumer._client.cluster._topics = {TOPIC}  # the outputs are gone...
+    r.consumer._coordinator.member_id = "member-2"  # ...and the group was joined again
+    for a in demo_answers()[2:4]:
+        r.consumer.append(raw(a))
+    with pytest.raises(StalledError, match="lost topic"):
+        await r.loop.run()
+    assert len(r.producer.sent) == sent_before, "nothing sent to the lost topics"
+
+
+async def test_the_broker_state_is_checked_once_per_membership_not_per_batch() -> None:
+    r = rig(batch_max_records=1)
+    calls = 0
+    fetch = r.consumer._client.fetch_all_metadata
+
+    async def counting() -> Any:
+        nonlocal calls
+        calls += 1
+        return await fetch()
+
+    r.consumer._client.fetch_all_metadata = counting  # type: ignore[method-assign]
+    for a in demo_answers()[:4]:
+        r.consumer.append(raw(a))
+    await r.drain()
+    assert calls == 1
+    r.consumer._coordinator.generation += 1  # a rebalance
+    r.consumer.append(raw(demo_answers()[4]))
+    await r.drain()
+    assert calls == 2
