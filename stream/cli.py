@@ -22,12 +22,13 @@ class _Parser(argparse.ArgumentParser):
 Command = Callable[[argparse.Namespace], int]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole CLI, or (`command`) only what that subcommand needs to parse and run."""
     from stream import commands
 
     parser = _Parser(prog="citegate", description="Citation verification for RAG answers.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    commands.register(sub)
+    commands.register(sub, command)
     return parser
 
 
@@ -36,7 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # of its own, aiokafka's connection errors would also print through logging's last resort.
     # (The worker configures real handlers, where they are logged as usual.)
     logging.getLogger("aiokafka").addHandler(logging.NullHandler())
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     handler: Command = args.handler
     try:

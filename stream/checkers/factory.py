@@ -7,16 +7,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stream.checkers.base import AsyncChecker, SyncChecker
 from stream.checkers.cascade import CascadeChecker
 from stream.checkers.config import load_rules_config
-from stream.checkers.llm import LlmChecker, LlmConfig
 from stream.errors import UsageError
 from stream.metrics import Metrics
 from stream.settings import Settings
 from stream.verify.checkers import RulesChecker
 from stream.verify.codes import SignalCode
+
+if TYPE_CHECKING:
+    from stream.checkers.llm import LlmChecker
 
 AVAILABLE = "rules, llm, cascade, or a checker config file (.toml)"
 
@@ -53,6 +56,9 @@ def rules_checker(settings: Settings) -> RulesChecker:
 
 
 def llm_checker(settings: Settings, metrics: Metrics | None = None) -> LlmChecker:
+    # imported here: aiohttp costs every `citegate verify` ~70 ms at start otherwise
+    from stream.checkers.llm import LlmChecker, LlmConfig
+
     s = settings
     if not s.llm_url or not s.llm_model:
         raise UsageError("the llm checker needs CITEGATE_LLM_URL and CITEGATE_LLM_MODEL")

@@ -216,14 +216,21 @@ class CorpusCache:
             self._admit(key, result)
         return result
 
+    def _hit(self, key: tuple[str, str]) -> Document | None:
+        """The document if it is in memory (counted as a hit), else None (ask `get`)."""
+        cached = self._docs.get(key)
+        if cached is None:
+            return None
+        self._docs.move_to_end(key)
+        self._count("hit")
+        return cached[0]
+
     async def get(self, document_id: str, version: str) -> Document | Outage | None:
         """One document version: from memory, or one (shared) store query."""
         key = (document_id, version)
-        cached = self._docs.get(key)
-        if cached is not None:
-            self._docs.move_to_end(key)
-            self._count("hit")
-            return cached[0]
+        hit = self._hit(key)
+        if hit is not None:
+            return hit
         expires = self._missing.get(key)
         if expires is not None:
             if self._fresh(expires):
@@ -270,7 +277,13 @@ class CorpusCache:
         for document_id, version in refs:
             wanted.setdefault(document_id, set()).add(version)
         keys = sorted((i, v) for i, vs in wanted.items() for v in vs if v is not None)
-        results = await asyncio.gather(*(self.get(i, v) for i, v in keys))
+        # Fast path: documents in memory are read without a task each; only misses wait.
+        results: list[Document | Outage | None] = [self._hit(key) for key in keys]
+        misses = [n for n, r in enumerate(results) if r is None]
+        if misses:
+            loaded = await asyncio.gather(*(self.get(*keys[n]) for n in misses))
+            for n, result in zip(misses, loaded, strict=True):
+                results[n] = result
         documents: dict[tuple[str, str], Document] = {}
         unavailable: set[str] = set()
         need = {i for i, vs in wanted.items() if None in vs}

@@ -196,26 +196,24 @@ class Alignment:
         return any(m.code in SLOT_CODES for m in self.mismatches)
 
 
-@short_cache(maxsize=65536)
+@short_cache(maxsize=4096)
 def zh_words(text: str) -> tuple[str, ...]:
     """Chinese words of `text` by jieba's dictionary (no HMM guessing of unknown words).
 
     A claim's Chinese word must occur in the evidence as a whole: character bigrams would
     demand the same neighbours across word boundaries, so a reordered paraphrase would fail.
-    jieba loads its bundled dictionary on first use (lazily, logging silenced).
+    rjieba (jieba-rs, jieba's algorithm and bundled dictionary in Rust) segments exactly as
+    jieba does here (the same words on all 2,764 OCNLI texts), about 10x faster, without
+    jieba's 0.5 s dictionary load and with about 45 MB less memory.
     """
-    return tuple(_jieba().lcut(text, HMM=False))
+    return tuple(_rjieba().cut(text, hmm=False))
 
 
 @lru_cache(maxsize=1)
-def _jieba() -> Any:
-    import logging  # here, not at the top: logging starts threading, which the core avoids
+def _rjieba() -> Any:
+    import rjieba  # here, not at the top: importing it builds the dictionary (~80 ms, ~33 MB)
 
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
+    return rjieba
 
 
 def _normalize(text: str) -> str:
@@ -244,7 +242,7 @@ def _window_lemmas(text: str) -> frozenset[str]:
     return frozenset(_canon(t) for t in tokens(_mask_closed(text)) if not t.startswith("#"))
 
 
-@lru_cache(maxsize=32)
+@short_cache(maxsize=32, max_chars=1 << 18)  # the cited fragments of one claim, joined
 def _facts(text: str) -> tuple[tuple[Quantity, ...], tuple[Identifier, ...]]:
     normalized = _normalize(text)
     return quantities(normalized), identifiers(normalized)

@@ -13,7 +13,6 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from stream.verify.align import Alignment, align
 from stream.verify.claims import strip_markers
@@ -22,6 +21,7 @@ from stream.verify.model import Fragment, RiskSignal
 from stream.verify.signals import NEGATION, is_cjk, risk_signals
 from stream.verify.text import split_sentences
 from stream.verify.tokens import token_spans, token_weight, tokens
+from stream.verify.units import short_cache
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
     ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"), ("increase", "decrease"),
@@ -143,9 +143,10 @@ def _fragment_windows(
     return window, single
 
 
-@lru_cache(maxsize=256)
+@short_cache(maxsize=256)
 def _index(text: str) -> tuple[list[tuple[int, int]], list[tuple[str, ...]]]:
-    """Sentences and their tokens; cached because one document is often cited many times."""
+    """Sentences and their tokens; cached because one document is often cited many times
+    (documents up to CACHE_TEXT_CHARS: the cache holds their tokens, so it stays small)."""
     sentences = split_sentences(text) or [(0, len(text))]
     return sentences, [tokens(text[a:b]) for a, b in sentences]
 

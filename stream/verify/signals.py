@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 
 from stream.verify.codes import SignalCode
 from stream.verify.model import RiskSignal
 from stream.verify.numerals import NUMBER_WORD_TOKENS
 from stream.verify.tokens import number_token
-from stream.verify.units import has_cjk, normalize_zh
+from stream.verify.units import has_cjk, normalize_zh, short_cache
 
 _LETTER = "A-Za-z\u00c0-\u024f\u0400-\u04ff"
 _NUM_RE = re.compile(
@@ -61,7 +60,7 @@ class Lexicon:
         return hits[0] if hits else None
 
 
-@lru_cache(maxsize=1024)
+@short_cache(maxsize=1024)
 def _scan(text: str) -> tuple[str, tuple[str, ...]]:
     """Lower-cased text and its words, once per text (every lexicon reads the same texts)."""
     lowered = text.lower().replace("’", "'")

@@ -104,7 +104,7 @@ def token_spans(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=65536)
 def _word_to_tokens(raw: str) -> tuple[str, ...]:
     """Tokens of one raw match of the token pattern (cached: vocabularies repeat)."""
     return tuple(tok for tok, _, _ in token_spans(raw))

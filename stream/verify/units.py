@@ -27,15 +27,18 @@ time, so a long-running worker never holds thousands of documents alive in its c
 _T = TypeVar("_T")
 
 
-def short_cache(maxsize: int) -> Callable[[Callable[[str], _T]], Callable[[str], _T]]:
-    """`lru_cache` for functions of one text, bypassed for texts over CACHE_TEXT_CHARS."""
+def short_cache(
+    maxsize: int, max_chars: int = CACHE_TEXT_CHARS
+) -> Callable[[Callable[[str], _T]], Callable[[str], _T]]:
+    """`lru_cache` for functions of one text, bypassed for texts over `max_chars`: the cache's
+    memory is bounded by `maxsize` x `max_chars`, not by the longest document ever seen."""
 
     def wrap(fn: Callable[[str], _T]) -> Callable[[str], _T]:
         cached = lru_cache(maxsize=maxsize)(fn)
 
         @wraps(fn)
         def call(text: str) -> _T:
-            return cached(text) if len(text) <= CACHE_TEXT_CHARS else fn(text)
+            return cached(text) if len(text) <= max_chars else fn(text)
 
         return call
 
@@ -45,10 +48,21 @@ def short_cache(maxsize: int) -> Callable[[Callable[[str], _T]], Callable[[str],
 _CJK = re.compile("[\u3400-\u9fff]")
 
 
-@lru_cache(maxsize=8192)
 def _whole(phrase: str, text: str) -> bool:
     """`phrase` occurs in `text` as whole words (punctuation around it allowed)."""
-    return re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+    if len(text) > CACHE_TEXT_CHARS:
+        return _phrase_re(phrase).search(text) is not None
+    return _whole_cached(phrase, text)
+
+
+@lru_cache(maxsize=4096)
+def _whole_cached(phrase: str, text: str) -> bool:
+    return _phrase_re(phrase).search(text) is not None
+
+
+@lru_cache(maxsize=1024)
+def _phrase_re(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
 
 
 @short_cache(maxsize=8192)
