@@ -314,17 +314,18 @@ class StageLoop:
             plan.extend((i, r) for r in pick(outcome))
         errors = await send_each(self.producer, [r for _, r in plan])
         failed: dict[int, BrokerError] = {}
+        unsent: set[int] = set()
         retry: BrokerError | None = None
         for (i, _), error in zip(plan, errors, strict=True):
             if error is None:
                 continue
+            unsent.add(i)
             if error.retriable:
                 retry = retry or error
             else:
                 failed.setdefault(i, error)
         for i, (record, outcome) in enumerate(keyed):
-            sent_all = all(e is None for (j, _), e in zip(plan, errors, strict=True) if j == i)
-            if outcome.kind == "dead_letter" and sent_all:
+            if outcome.kind == "dead_letter" and i not in unsent:
                 self._dead_lettered.add(_key(record))
         if retry is not None:
             raise retry
