@@ -196,7 +196,7 @@ class Alignment:
         return any(m.code in SLOT_CODES for m in self.mismatches)
 
 
-@short_cache(maxsize=4096)
+@short_cache(maxsize=1024)
 def zh_words(text: str) -> tuple[str, ...]:
     """Chinese words of `text` by jieba's dictionary (no HMM guessing of unknown words).
 

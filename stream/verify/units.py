@@ -72,7 +72,7 @@ def has_cjk(text: str) -> bool:
     return not text.isascii() and _has_cjk(text)
 
 
-@short_cache(maxsize=8192)
+@short_cache(maxsize=2048)
 def _has_cjk(text: str) -> bool:
     return _CJK.search(text) is not None
 
@@ -276,7 +276,7 @@ def _value(raw: str, scale: float) -> str:
         return token
 
 
-@short_cache(maxsize=4096)
+@short_cache(maxsize=2048)
 def identifiers(text: str) -> tuple[Identifier, ...]:
     """Identifiers with digits in them: acronyms (`TLS 1.3`, `SHA-256`, `ISO 27001`, `IPv6`),
     names with a dotted version (`Python 3.11`) and `v2.1` / `version 2`."""
@@ -305,7 +305,7 @@ def identifiers(text: str) -> tuple[Identifier, ...]:
     return tuple(out)
 
 
-@short_cache(maxsize=4096)
+@short_cache(maxsize=2048)
 def quantities(text: str) -> tuple[Quantity, ...]:
     """Numbers with unit and scale: digits (also glued to CJK: `50个`, `降低80%`), number words
     (`five`, `пяти`, `两个`) and frequencies without a digit (`every hour` is 1 h)."""
@@ -509,7 +509,7 @@ _ZH_BOUND_KIND = {
 }  # fmt: skip
 
 
-@short_cache(maxsize=4096)
+@short_cache(maxsize=1024)
 def bounds(text: str) -> dict[str, frozenset[str]]:
     """Number token -> directions of the bounds put on it: `upper` (`up to 5`, `within 14
     days`, `不超过50`, `15分钟内`), `lower` (`at least 5`, `after 14 days`), `exact` (none)."""
@@ -542,7 +542,7 @@ _BOUNDED = re.compile(
 _SCAN = re.compile(rf"[{_LETTER}]+(?:['’\-][{_LETTER}]+)*")
 
 
-@short_cache(maxsize=8192)
+@short_cache(maxsize=2048)
 def scan(text: str) -> tuple[str, frozenset[str], tuple[str, ...]]:
     """Lower-cased text, its set of words and its words in order, computed once per text."""
     lowered = text.lower().replace("’", "'")
