@@ -114,7 +114,7 @@ class Settings:
     )
     cache_bytes: int = field(
         default=256 * MiB,
-        metadata=_env("CACHE_BYTES", "corpus cache size bound, bytes of document text"),
+        metadata=_env("CACHE_BYTES", "corpus cache size bound, bytes of memory its documents hold"),
     )
     negative_cache_s: float = field(
         default=5.0,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import sys
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
@@ -44,6 +45,27 @@ class Outage(enum.Enum):
 
 
 UNAVAILABLE = Outage.UNAVAILABLE
+
+
+ENTRY_OVERHEAD = 400
+"""Bytes per cached document besides its strings: the `Document` object, the cache's ordered
+dict node, its key and value tuples, with the allocator's rounding."""
+
+
+def document_bytes(doc: Document) -> int:
+    """Memory one cached document holds, as the bound counts it: every string field as Python
+    stores it (`sys.getsizeof`: 1, 2 or 4 bytes a character plus its header) and the entry's
+    overhead. Counting UTF-8 text alone let the process hold about twice the bound."""
+    fields = (
+        doc.document_id,
+        doc.version,
+        doc.text,
+        doc.sha256,
+        doc.title,
+        doc.url,
+        doc.fetched_at,
+    )
+    return ENTRY_OVERHEAD + sum(sys.getsizeof(f) for f in fields if f is not None)
 
 
 class CorpusCache:
@@ -100,7 +122,7 @@ class CorpusCache:
 
     @property
     def size_bytes(self) -> int:
-        """Bytes of document text (UTF-8) held right now."""
+        """Bytes of memory the cached documents hold right now (see `document_bytes`)."""
         return self._bytes
 
     def stats(self) -> dict[str, int]:
@@ -188,7 +210,7 @@ class CorpusCache:
     # -- documents ----------------------------------------------------------------------------
 
     def _admit(self, key: tuple[str, str], doc: Document) -> None:
-        size = len(doc.text.encode("utf-8"))
+        size = document_bytes(doc)
         if size > self.max_bytes:
             return
         old = self._docs.pop(key, None)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import Counter
 from collections.abc import Iterable
 
 import pytest
 
-from stream.corpus.cache import UNAVAILABLE, CorpusCache
+from stream.corpus.cache import ENTRY_OVERHEAD, UNAVAILABLE, CorpusCache, document_bytes
 from stream.errors import CorpusUnavailableError
 from stream.verify.citations import citation_refs, sha256_hex
 from stream.verify.model import Answer, Citation, Document
@@ -98,29 +99,44 @@ async def test_hit_after_first_lookup_and_snapshot_contents() -> None:
 
 async def test_byte_bound_evicts_least_recently_used() -> None:
     docs = [doc("d", str(i), "x" * 40) for i in range(4)]
+    one = document_bytes(docs[0])
     store = FakeStore(docs)
-    cache, _, _ = make_cache(store, max_bytes=100)
+    cache, _, _ = make_cache(store, max_bytes=2 * one + one // 2)
     await cache.snapshot([("d", "0")])
     await cache.snapshot([("d", "1")])
     await cache.snapshot([("d", "0")])  # 0 is now more recent than 1
-    await cache.snapshot([("d", "2")])  # 120 bytes > 100: evicts 1, the least recently used
+    await cache.snapshot([("d", "2")])  # three do not fit: evicts 1, the least recently used
     assert cache.evictions == 1
-    assert cache.size_bytes == 80
+    assert cache.size_bytes == 2 * one
     await cache.snapshot([("d", "0")])
     assert store.calls["get"] == 3
     await cache.snapshot([("d", "1")])
     assert store.calls["get"] == 4
     assert cache.evictions == 2
-    assert cache.size_bytes <= 100
+    assert cache.size_bytes <= cache.max_bytes
 
 
-async def test_bytes_are_counted_in_utf8_and_oversized_documents_are_not_cached() -> None:
-    store = FakeStore([doc("u", "1", "😀" * 10), doc("big", "1", "y" * 500)])
-    cache, _, _ = make_cache(store, max_bytes=100)
+def test_a_document_is_counted_by_the_memory_it_holds() -> None:
+    """Python keeps Cyrillic in 2 bytes and emoji in 4 a character: the bound counts that,
+    the fields besides the text, and the entry itself, not UTF-8 text alone."""
+    ascii_doc = doc("a", "1", "x" * 1000)
+    cyrillic = doc("a", "1", "ж" * 1000)
+    emoji = doc("a", "1", "😀" * 1000)
+    assert document_bytes(ascii_doc) > 1000 + ENTRY_OVERHEAD
+    # one more byte a character for Cyrillic, three more for emoji (headers differ a little)
+    assert 1000 <= document_bytes(cyrillic) - document_bytes(ascii_doc) <= 1100
+    assert 3000 <= document_bytes(emoji) - document_bytes(ascii_doc) <= 3100
+    assert sys.getsizeof(ascii_doc.sha256) < document_bytes(ascii_doc) - 1000 - ENTRY_OVERHEAD
+
+
+async def test_oversized_documents_are_served_but_not_cached() -> None:
+    small, big = doc("u", "1", "😀" * 10), doc("big", "1", "y" * 5000)
+    store = FakeStore([small, big])
+    cache, _, _ = make_cache(store, max_bytes=document_bytes(small) + 100)
     await cache.snapshot([("u", "1"), ("big", "1")])
-    assert cache.size_bytes == 40
+    assert cache.size_bytes == document_bytes(small)
     snap = await cache.snapshot([("big", "1")])
-    assert snap.documents[("big", "1")].text == "y" * 500
+    assert snap.documents[("big", "1")].text == "y" * 5000
     assert store.calls["get"] == 3
 
 
