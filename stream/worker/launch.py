@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import logging
 import os
 import signal
@@ -55,23 +54,7 @@ def _force_exit(code: int) -> None:
     os._exit(code)
 
 
-MALLOC_ARENAS = 2
-"""glibc gives every thread that allocates its own malloc arena; the worker's threads (Faust's
-consumer thread, the SQLite lookups) then keep documents the cache evicted in arenas that are
-never returned, and RSS drifts far above the cache bound. Two arenas keep it near the bound."""
-
-
-def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
-    """`mallopt(M_ARENA_MAX, arenas)` on glibc, before any thread starts; elsewhere a no-op."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        return bool(libc.mallopt(-8, arenas))  # -8: M_ARENA_MAX in <malloc.h>
-    except (OSError, AttributeError):
-        return False
-
-
 def run_worker(settings: Settings) -> int:
-    limit_malloc_arenas()
     log.info("settings: %s", settings.redacted())
     open_store(settings.store)  # a malformed store URL is a usage error before anything starts
     with broker_for(settings) as bootstrap:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import subprocess
 import sys
 from pathlib import Path
@@ -137,13 +136,3 @@ def test_settings_reject_zero_and_negative_sizes_timeouts_and_windows(
 ) -> None:
     with pytest.raises(UsageError):
         Settings.from_env({name: value})
-
-
-@pytest.mark.skipif(
-    sys.platform != "linux" or platform.libc_ver()[0] != "glibc", reason="glibc only"
-)
-def test_the_worker_limits_glibc_malloc_arenas() -> None:
-    """Without the limit a worker's RSS drifted to ~1.5x the cache bound (docs/performance.md)."""
-    from stream.worker.launch import limit_malloc_arenas
-
-    assert limit_malloc_arenas() is True
