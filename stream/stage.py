@@ -219,8 +219,11 @@ class Stage:
             key,
             encode(decision_event(result, self.checker.ref, env)),
         )
+        # Live, only the encoded events travel on: a batch of 500 answers holding their full
+        # results (evidence windows, features) peaked at tens of MB. Replay reports from them.
+        kept = result if self.mode != "live" else None
         return Outcome(
-            "decision", verdicts, (decision,), event_id=event_id, result=result, digest=digest
+            "decision", verdicts, (decision,), event_id=event_id, result=kept, digest=digest
         )
 
     async def verify(self, answer: Answer) -> AnswerResult:

@@ -25,6 +25,7 @@ import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.errors import KafkaError
 
+from stream.codec import encode
 from stream.errors import BrokerError
 from stream.kafka.clients import groupless
 from stream.metrics import Metrics
@@ -220,7 +221,7 @@ class SeenLog:
             await self.producer.send(
                 self.topic,
                 key=e.encode("utf-8"),
-                value=orjson.dumps({"at": now, "digest": digest}),
+                value=encode({"at": now, "digest": digest}),
             )
             for e, digest in marks
         ]
