@@ -218,11 +218,17 @@ class StageLoop:
         # Every partition this worker ever committed, assigned now or not: the group's offsets
         # only move forward, so one lower (or gone) means the broker lost them.
         wanted = self._committed if only is None else dict.fromkeys(only)
-        for tp in sorted(wanted):
-            ours = self._committed.get(tp)
-            if ours is None:
-                continue
-            theirs = await asyncio.wait_for(self.consumer.committed(tp), PROBE_EVERY_S)
+        ours_by_tp = {tp: self._committed[tp] for tp in sorted(wanted) if tp in self._committed}
+        if not ours_by_tp:
+            return
+        # One OffsetFetch request for all of them (this runs before every commit), not one
+        # round trip per partition as `consumer.committed` would make.
+        found = await asyncio.wait_for(
+            self.consumer._coordinator.fetch_committed_offsets(list(ours_by_tp)), PROBE_EVERY_S
+        )
+        for tp, ours in ours_by_tp.items():
+            offset = found[tp].offset if tp in found else -1
+            theirs = None if offset < 0 else offset
             if theirs is None or theirs < ours:
                 raise StalledError(
                     f"the broker lost committed offsets ({tp.topic}:{tp.partition} committed "

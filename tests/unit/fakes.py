@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from aiokafka import TopicPartition
 from aiokafka.errors import KafkaConnectionError
+from aiokafka.structs import OffsetAndMetadata
 
 from stream.checkers.factory import make_checker
 from stream.corpus.cache import CorpusCache
@@ -82,10 +83,18 @@ class FakeClient:
 
 @dataclass
 class FakeCoordinator:
-    """The group membership the loop compares to see a rejoin."""
+    """The group membership the loop compares to see a rejoin, and the group's offsets."""
 
+    commits: dict[TopicPartition, int]
     member_id: str = "member-1"
     generation: int = 1
+    fetches: int = 0
+
+    async def fetch_committed_offsets(
+        self, tps: list[TopicPartition]
+    ) -> dict[TopicPartition, OffsetAndMetadata]:
+        self.fetches += 1
+        return {tp: OffsetAndMetadata(self.commits[tp], "") for tp in tps if tp in self.commits}
 
 
 class FakeConsumer:
@@ -101,7 +110,7 @@ class FakeConsumer:
         self.commit_error: Callable[[], BaseException | None] = lambda: None
         self.on_empty: Callable[[], None] | None = None
         self._client = FakeClient({topic, *OUTPUT_TOPICS})
-        self._coordinator = FakeCoordinator()
+        self._coordinator = FakeCoordinator(self.commits)
         self.assigned: list[TopicPartition] = list(self.logs)
         self.stuck = False
 

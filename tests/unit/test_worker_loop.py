@@ -368,3 +368,17 @@ def test_encoded_events_hold_only_their_own_bytes() -> None:
     finally:
         tracemalloc.stop()
     assert per_event < 2 * len(kept[0]), per_event
+
+
+async def test_committed_offsets_are_checked_in_one_request_per_batch() -> None:
+    """The check before every commit asks for all of the batch's partitions at once."""
+    r = rig(partitions=4)
+    for p in range(4):
+        for a in demo_answers()[:2]:
+            r.consumer.append(raw(a), partition=p)
+    await r.drain()  # first batch: nothing committed yet, nothing to check
+    fetches = r.consumer._coordinator.fetches
+    for p in range(4):
+        r.consumer.append(raw(demo_answers()[2]), partition=p)
+    await r.drain()
+    assert r.consumer._coordinator.fetches == fetches + 1
