@@ -8,8 +8,9 @@ Every claim gets the rules verdict first; it is cheap and auditable. Then:
    `entailed`.
 2. **Learned model** (`model:DIR`, when configured) sees the other `insufficient` claims whose
    risk signals — the request's or the rules' — name no slot mismatch and nothing in `NO_LIFT`
-   (a strengthened modality, an absolute word or an inference cue the evidence does not carry). At or above its threshold the claim becomes
-   `entailed`; below it the claim is not settled by the model.
+   (a strengthened modality, an absolute word or an inference cue the evidence does not
+   carry). At or above its threshold the claim becomes `entailed`; below it the claim is not
+   settled by the model.
 3. **LLM** (when an endpoint is configured) sees the claims that are still open and doubtful:
    `lo <= p_entailed <= hi` (the rules' confidence in `entailed`), a risk signal in
    `route_signals`, no usable rules result, or a model tier failure. Its verdict replaces the

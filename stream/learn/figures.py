@@ -192,9 +192,66 @@ def report(args: argparse.Namespace) -> int:
     return 0
 
 
+def speed(args: argparse.Namespace) -> int:
+    """Inference on one core: ms per claim (one claim per call, p50/p90) and claims/s (batches
+    of 64), the rules checker measured on the same claims in the same run; medians of runs."""
+    import statistics
+    import time
+
+    from stream.checkers.model import ModelScorer
+    from stream.checkers.modeldir import load_model_dir
+    from stream.learn.data import fragments
+
+    scorer = ModelScorer(load_model_dir(args.model), threads=1)
+    tok = scorer.tokenizer
+    rules = RulesChecker()
+    rows = []
+    for name in args.files:
+        records = load_records(Path(args.eval_dir) / f"{name}.jsonl")
+        short = []
+        for r in records:
+            n = sum(len(tok.tokenizer.encode(tok.normalize(t), add_special_tokens=False).ids)
+                    for _, t in r.evidence)  # fmt: skip
+            if n <= args.max_evidence_tokens:
+                short.append(r)
+        short = short[: args.claims]
+        if not short:
+            continue
+        per_run: list[tuple[float, float, float, float]] = []
+        for _ in range(args.runs):
+            lat = []
+            for r in short:
+                t0 = time.perf_counter()
+                scorer.score([(r.claim, fragments(r))])
+                lat.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            for i in range(0, len(short), 64):
+                scorer.score([(r.claim, fragments(r)) for r in short[i : i + 64]])
+            batched = len(short) / (time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            for r in short:
+                rules.check(to_request(r))
+            rules_rate = len(short) / (time.perf_counter() - t0)
+            q = statistics.quantiles(lat, n=10)
+            per_run.append((statistics.median(lat), q[8], batched, rules_rate))
+        med = [statistics.median(x[i] for x in per_run) for i in range(4)]
+        rows.append((name, len(short), *med))
+        print(
+            f"{name:22} claims {len(short):4}  model ms/claim p50 {med[0]:6.1f}  p90 "
+            f"{med[1]:6.1f}  model claims/s (batch 64) {med[2]:7.1f}  rules claims/s "
+            f"{med[3]:7.1f}  rules/model {med[3] / med[2]:5.1f}x",
+            flush=True,
+        )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m stream.learn.figures", description=__doc__)
-    p.add_argument("action", choices=("run", "report"))
+    p.add_argument("action", choices=("run", "report", "speed"))
+    p.add_argument("--model", default=None, help="speed: a model directory")
+    p.add_argument("--claims", type=int, default=200, help="speed: claims per file")
+    p.add_argument("--runs", type=int, default=3, help="speed: runs (medians shown)")
+    p.add_argument("--max-evidence-tokens", type=int, default=256, help="speed: evidence cap")
     p.add_argument("--eval-dir", default="../shared/eval")
     p.add_argument("--out", required=True)
     p.add_argument("--files", type=lambda s: s.split(","), default=list(FILES))
@@ -212,6 +269,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--cv-only", action="store_true", help="within-file: the five fold models, no final one"
     )
     args = p.parse_args(argv)
+    if args.action == "speed":
+        if not args.model:
+            p.error("speed needs --model DIR")
+        return speed(args)
     return run(args) if args.action == "run" else report(args)
 
 

@@ -65,25 +65,25 @@ def req(cid: str, *signals: SignalCode) -> CheckRequest:
     )  # fmt: skip
 
 
-I, E, C, U = Verdict.INSUFFICIENT, Verdict.ENTAILED, Verdict.CONTRADICTED, Verdict.UNKNOWN
+INS, E, C, U = Verdict.INSUFFICIENT, Verdict.ENTAILED, Verdict.CONTRADICTED, Verdict.UNKNOWN
 RULES = {
-    "paraphrase": (I, 0.9, ()),  # unaligned words only: the model may lift it
-    "number": (I, 0.9, (SignalCode.NUMBER_MISMATCH,)),  # slot mismatch: final
-    "entity": (I, 0.6, (SignalCode.ENTITY_MISMATCH,)),  # final, although in the LLM band
+    "paraphrase": (INS, 0.9, ()),  # unaligned words only: the model may lift it
+    "number": (INS, 0.9, (SignalCode.NUMBER_MISMATCH,)),  # slot mismatch: final
+    "entity": (INS, 0.6, (SignalCode.ENTITY_MISMATCH,)),  # final, although in the LLM band
     "contra": (C, 0.9, (SignalCode.NEGATION_MISMATCH,)),  # final
-    "modal": (I, 0.9, (SignalCode.MODALITY_STRENGTHENED,)),  # no lift; the LLM may judge it
+    "modal": (INS, 0.9, (SignalCode.MODALITY_STRENGTHENED,)),  # no lift; the LLM may judge it
     "entailed": (E, 0.95, ()),
-    "unsure": (I, 0.5, ()),  # model says no; in the LLM band
+    "unsure": (INS, 0.5, ()),  # model says no; in the LLM band
 }
 YES = dict.fromkeys(RULES, (E, 0.99, ()))
-NO = dict.fromkeys(RULES, (I, 0.8, ()))
+NO = dict.fromkeys(RULES, (INS, 0.8, ()))
 
 
 def test_slot_mismatches_cover_the_issue_list() -> None:
     for code in ("number", "unit", "negation", "bound", "quantifier", "entity"):
         assert any(c.value.startswith(code) for c in SLOT_MISMATCHES), code
     assert not SLOT_MISMATCHES & NO_LIFT
-    final = CheckResult("c", I, signals=(RiskSignal(SignalCode.UNIT_MISMATCH, "a"),))
+    final = CheckResult("c", INS, signals=(RiskSignal(SignalCode.UNIT_MISMATCH, "a"),))
     assert is_final(final)
     assert not is_final(CheckResult("c", E, signals=final.signals))
 
@@ -114,7 +114,7 @@ async def test_request_signals_also_forbid_a_lift() -> None:
         [req("paraphrase", SignalCode.INFERENCE_CUE), req("unsure", SignalCode.NUMBER_UNSUPPORTED)]
     )
     assert learned.seen == []
-    assert {r.verdict for r in out.values()} == {I}
+    assert {r.verdict for r in out.values()} == {INS}
 
 
 async def test_unsure_claims_go_on_to_the_llm_or_stay_insufficient() -> None:
@@ -123,13 +123,15 @@ async def test_unsure_claims_go_on_to_the_llm_or_stay_insufficient() -> None:
     out = await cascade.check_many([req(c) for c in RULES])
     # the model lifted nothing; the LLM judged the open claims in its band or with its signals
     assert sorted(llm.seen) == ["modal", "unsure"]
-    assert out["unsure"].verdict is E and "routed to llm" in out["unsure"].reason
-    assert out["paraphrase"].verdict is I  # confident rules verdict, not in the band
-    assert out["entity"].verdict is I  # in the band, but final
+    assert out["unsure"].verdict is E
+    assert "routed to llm" in out["unsure"].reason
+    assert out["paraphrase"].verdict is INS  # confident rules verdict, not in the band
+    assert out["entity"].verdict is INS  # in the band, but final
     assert cascade.settled == {"rules": 5, "model": 0, "llm": 2}
     alone = CascadeChecker(Fixed("rules", RULES), learned=Fixed("model", NO))
     out = await alone.check_many([req(c) for c in RULES])
-    assert out["unsure"].verdict is I and out["unsure"].reason == "rules"
+    assert out["unsure"].verdict is INS
+    assert out["unsure"].reason == "rules"
 
 
 @pytest.mark.parametrize("broken", ["raises", "no results"])
@@ -145,7 +147,7 @@ async def test_a_failing_model_never_passes_a_claim(broken: str) -> None:
     cascade = CascadeChecker(Fixed("rules", RULES), llm, learned=learned)
     out = await cascade.check_many([req(c) for c in RULES])
     assert {"paraphrase", "unsure"} <= set(llm.seen)
-    assert out["paraphrase"].verdict is I
+    assert out["paraphrase"].verdict is INS
 
 
 async def test_a_cascade_needs_a_second_tier() -> None:

@@ -115,7 +115,7 @@ def test_the_stage_never_imports_training() -> None:
         "import sys; import stream.checkers.model, stream.checkers.factory, stream.worker.app; "
         "print('torch' in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     if "No module named" in done.stderr:
         pytest.skip(f"model extra missing: {done.stderr.strip().splitlines()[-1]}")
     assert done.stdout.strip() == "False", done.stderr
