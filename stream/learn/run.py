@@ -203,7 +203,6 @@ def learn(options: LearnOptions) -> Path:
         positive = [pool[i].label == POSITIVE for i in scored]
         threshold = choose_threshold([p[i] for i in scored], positive, options.target_far)
         accepted, fold_thresholds = _cv_figures(pool, folds, p, options.target_far)
-        size = sum(f.stat().st_size for f in staging.rglob("*") if f.is_file())
         if k > 1 and not options.cv_only:
             say(f"final model: training on all {len(pool)} claims")
             model, st = _fit(pristine, pairs, pool, options, per_run, "final model")
