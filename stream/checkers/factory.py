@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,27 +25,39 @@ if TYPE_CHECKING:
 AVAILABLE = "rules, llm, cascade, or a checker config file (.toml)"
 
 
+Tier = Callable[[AsyncChecker, str], AsyncChecker]
+"""Applied to every tier the factory builds, with the tier's name (`rules`, `llm`, …): the
+worker's tracing hook (`stream.tracing.tier_wrapper`) gives each tier its own span this way."""
+
+
+def _as_is(checker: AsyncChecker, tier: str) -> AsyncChecker:
+    return checker
+
+
 def make_checker(
-    spec: str, settings: Settings | None = None, metrics: Metrics | None = None
+    spec: str,
+    settings: Settings | None = None,
+    metrics: Metrics | None = None,
+    tier: Tier = _as_is,
 ) -> AsyncChecker:
     settings = settings or Settings()
     if spec in {"", "rules"}:
-        return SyncChecker(rules_checker(settings), metrics)
+        return tier(SyncChecker(rules_checker(settings), metrics), "rules")
     if spec == "llm":
-        return llm_checker(settings, metrics)
+        return tier(llm_checker(settings, metrics), "llm")
     if spec == "cascade":
         unknown = sorted(settings.cascade_signals - {s.value for s in SignalCode})
         if unknown:
             raise UsageError(f"CITEGATE_CASCADE_SIGNALS: unknown signal codes {unknown}")
         return CascadeChecker(
-            SyncChecker(rules_checker(settings), metrics),
-            llm_checker(settings, metrics),
+            tier(SyncChecker(rules_checker(settings), metrics), "rules"),
+            tier(llm_checker(settings, metrics), "llm"),
             settings.cascade_band,
             settings.cascade_signals,
             metrics,
         )
     if spec.endswith(".toml") or Path(spec).is_file():
-        return SyncChecker(RulesChecker(load_rules_config(spec)), metrics)
+        return tier(SyncChecker(RulesChecker(load_rules_config(spec)), metrics), "rules")
     raise UsageError(f"unknown checker {spec!r}; available: {AVAILABLE}")
 
 
