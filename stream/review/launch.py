@@ -65,7 +65,6 @@ async def run_review(settings: Settings, stop: asyncio.Event | None = None) -> i
             metrics=ReviewMetrics(label_cap=settings.label_cap),
         )
         feed = TopicFeed(settings, bootstrap, topics, service.on_event)
-        service.caught_up = feed.caught_up
         stop = stop or asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -78,7 +77,10 @@ async def run_review(settings: Settings, stop: asyncio.Event | None = None) -> i
             await TopicFeed(settings, bootstrap, names, handler).run(follow=False)
 
         assert service.releaser is not None
-        keeper = ReleaseKeeper(service.releaser, feed.caught_up, scanner(read, settings))
+        # Ready (/readyz, review metrics) once caught up *and* the releases owed are sent.
+        keeper = ReleaseKeeper(
+            service.releaser, feed.caught_up, scanner(read, settings), service.caught_up.set
+        )
         keeper_task = asyncio.create_task(keeper.run(), name="review-releases")
         cleanup.push_async_callback(_cancel, keeper_task)
         runner = await serve(make_app(service), settings.review_host, settings.review_port)

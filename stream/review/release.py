@@ -149,16 +149,28 @@ def claim_order(item: Item) -> list[str]:
 class ReleaseKeeper:
     """After the feed caught up: sends what is unsent and releases what is owed."""
 
-    def __init__(self, releaser: Releaser, caught_up: asyncio.Event, scan: Scan) -> None:
+    def __init__(
+        self,
+        releaser: Releaser,
+        caught_up: asyncio.Event,
+        scan: Scan,
+        on_first_round: Callable[[], None] = lambda: None,
+    ) -> None:
         self.releaser = releaser
         self.caught_up = caught_up
         self.scan = scan
+        self.on_first_round = on_first_round
         self.rounds = 0
 
     async def run(self) -> None:
         await self.caught_up.wait()
         while True:
-            await self.once()
+            try:
+                await self.once()
+            except Exception:  # the broker or the store failed: the next round tries again
+                log.exception("releasing owed answers failed; retrying in %.0fs", RETRY_S)
+            if self.rounds == 1:
+                self.on_first_round()
             self.releaser.wakeup.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.releaser.wakeup.wait(), RETRY_S)

@@ -80,6 +80,19 @@ async def test_500_concurrent_submits_get_their_own_decisions_across_a_worker_re
         "regenerate_or_abstain",
     }
     assert len({d.trace_id for d in decisions}) == len(decisions), "one new trace per call"
+    # The killed worker's uncommitted batch was processed twice: never released under two ids.
+    accepted = {d.answer_id for d in decisions if d.publish}
+    await stack.wait_committed()
+    events = await stack.read_until(
+        [stack.topic_released],
+        lambda ev: {e["answer_id"] for e in ev[stack.topic_released]} >= accepted,
+        what="the releases",
+    )
+    ids: dict[str, set[str]] = defaultdict(set)
+    for e in events[stack.topic_released]:
+        ids[e["answer_id"]].add(e["event_id"])
+    assert set(ids) == accepted
+    assert all(len(v) == 1 for v in ids.values())
 
 
 async def test_a_timeout_is_a_clear_result_and_leaves_nothing_pending(

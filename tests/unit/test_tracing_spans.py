@@ -4,10 +4,6 @@ OTLP wire format is tested against a real receiver in tests/integration/test_tra
 from __future__ import annotations
 
 import orjson
-import pytest
-
-pytest.importorskip("opentelemetry.sdk", reason="the otel extra (in the dev extra) is needed")
-
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
