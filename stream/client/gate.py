@@ -17,7 +17,7 @@ import contextlib
 import logging
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -322,7 +322,7 @@ class GateClient:
 
     def releases(
         self, *, group_id: str | None = None, from_beginning: bool = False
-    ) -> AsyncIterator[Release]:
+    ) -> AsyncGenerator[Release, None]:
         """The answers delivery may show, each once (deduplicated by event id).
 
         Without `group_id`, every release from now on (or from the beginning); with one, the

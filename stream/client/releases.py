@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +72,7 @@ def _release(raw: bytes | None) -> Release | None:
 
 async def follow_releases(
     settings: Settings, bootstrap: list[str], group_id: str | None, from_beginning: bool
-) -> AsyncIterator[Release]:
+) -> AsyncGenerator[Release, None]:
     kw = consumer_kwargs(settings, bootstrap)
     kw["auto_offset_reset"] = "earliest" if from_beginning else "latest"
     if group_id is None:

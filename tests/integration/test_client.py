@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import subprocess
+import sys
 import time
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -191,3 +194,30 @@ async def _take(stream: Any, n: int) -> Any:
         taken += 1
         if taken == n:
             return
+
+
+CLIENT_DOC = Path(__file__).resolve().parents[2] / "docs" / "client.md"
+
+
+async def test_the_documented_example_runs(make_stack: StackFactory, tmp_path: Path) -> None:
+    """docs/client.md's example, as written there, against a real worker."""
+    [code] = re.findall(r"```python\n(.*?)```", CLIENT_DOC.read_text("utf-8"), re.S)
+    script = tmp_path / "gate_example.py"
+    script.write_text(code, "utf-8")
+    stack = await make_stack()
+    await stack.start_worker()
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, str(script), f"kafka://{stack.bootstrap}"],
+        env=stack.env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    out = done.stdout.decode()
+    assert done.returncode == 0, out + done.stderr.decode()
+    assert "demo-001: reject" in out
+    assert "demo-006: manual_review" in out
+    for answer_id in ("demo-002", "demo-004", "demo-005", "demo-010"):
+        assert f"show {answer_id}: " in out, out
+    assert "show demo-006" not in out
