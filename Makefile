@@ -5,8 +5,14 @@ PROMTOOL ?= promtool
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# PyTorch for `citegate learn` and its tests, CPU build, installed first so `.[learn]` finds it
+# satisfied. On these machines pip takes this version from local disk. Elsewhere a plain
+# `torch` from PyPI is the CUDA build on Linux (several GB): point TORCH_SPEC at PyTorch's CPU
+# wheel index (`make TORCH_SPEC='torch==2.13.0 --index-url <cpu index>'`, docs/checkers.md).
+TORCH  ?= 2.13.0
+TORCH_SPEC ?= torch==$(TORCH)
 
-.PHONY: demo test lint typecheck rules unit integration coverage faults clean
+.PHONY: demo test lint typecheck rules unit integration coverage faults fuzz clean
 
 # First run only: say what is happening before the slow part, and let pip show its progress.
 $(STAMP): pyproject.toml
@@ -15,8 +21,10 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@echo "make: upgrading pip"
 	$(BIN)/pip install --quiet --upgrade pip
+	@echo "make: installing PyTorch $(TORCH) (CPU build; for \`citegate learn\` and its tests)"
+	$(BIN)/pip install --progress-bar off $(TORCH_SPEC) | grep --line-buffered -E '^(Collecting|Successfully)'; exit $${PIPESTATUS[0]}
 	@echo "make: installing citegate and its dependencies (pip shows each package)"
-	$(BIN)/pip install --progress-bar off -e '.[dev]' | grep --line-buffered -E '^(Collecting|Successfully)'; exit $${PIPESTATUS[0]}
+	$(BIN)/pip install --progress-bar off -e '.[dev,learn]' | grep --line-buffered -E '^(Collecting|Successfully)'; exit $${PIPESTATUS[0]}
 	@touch $(STAMP)
 	@echo "make: $(VENV) is ready"
 
@@ -40,6 +48,15 @@ integration: $(STAMP)
 # figures and exits 1 when a target is missed. `make test` runs it as tests/integration/test_faults.py.
 faults: $(STAMP)
 	$(BIN)/python -m tests.faults.suite
+
+# Coverage-guided fuzzing (atheris) of every input edge, one harness after the other, under
+# nice: FUZZ_SECONDS per harness (default 600), FUZZ_ONLY=markers,verify for some of them.
+# What it finds lands in .fuzz/artifacts/<harness>/ and the run exits 1. `make test` runs a
+# 2-second smoke of each (tests/fuzz/test_fuzz.py).
+FUZZ_SECONDS ?= 600
+FUZZ_ONLY ?=
+fuzz: $(STAMP)
+	nice -n 10 $(BIN)/python -m tests.fuzz.run --seconds $(FUZZ_SECONDS) $(if $(FUZZ_ONLY),--only $(FUZZ_ONLY))
 
 # Prometheus rules: syntax, the config that loads them, and their unit tests. promtool comes
 # with Debian's `prometheus` package (.ci/run installs it); without it this is skipped locally
@@ -72,4 +89,4 @@ coverage: $(STAMP)
 
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache htmlcov .coverage
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache htmlcov .coverage .fuzz

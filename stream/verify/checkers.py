@@ -382,6 +382,7 @@ class RulesChecker:
         partial = feats.values["uncovered_run"] >= cfg.max_uncovered_run
         if (
             p_entail >= cfg.entail_threshold
+            and evidence  # an entailed verdict names the evidence it rests on (tests/fuzz)
             and not vetoes
             and not clash
             and not partial

@@ -68,6 +68,6 @@ def test_every_cascade_tier_gets_its_own_span_wrapper() -> None:
     t, _ = tracing()
     s = settings(llm_url="http://127.0.0.1:9/v1", llm_model="m")
     cascade = make_checker("cascade", s, None, tier_wrapper(t))
-    tiers = [cascade.rules.tier, cascade.model.tier]  # type: ignore[attr-defined]
+    tiers = [cascade.rules.tier, cascade.llm.tier]  # type: ignore[attr-defined]
     assert tiers == ["rules", "llm"]
     assert cascade.ref.name == "cascade", "the wrapper keeps every tier's ref"
