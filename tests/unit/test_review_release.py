@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 
 from stream.codec import schema_error
-from stream.review.auth import TokenFile
+from stream.review.auth import TokenFile, add_token
 from stream.review.queue import Item, ReviewQueue
 from stream.review.release import ReleaseKeeper
 from stream.review.server import ReviewService
@@ -209,3 +209,71 @@ async def test_a_failed_release_send_is_retried(tmp_path: Path) -> None:
     keeper = ReleaseKeeper(app.service.releaser, app.service.caught_up, scan)
     assert await keeper.once() == 1
     assert [r.topic for r in published] == ["rag.reviews", "rag.released"]
+
+
+async def test_the_scan_finds_owed_decisions_still_latest_with_their_verdicts() -> None:
+    from stream.review.release import scanner
+
+    settings = Settings()
+    decision, verdicts = events_for(answer_obj())
+    newer, _ = events_for(answer_obj("a2", "evt-2"))
+    older, _ = events_for(answer_obj("a2", "evt-1b"))
+    review = {
+        "answer_event_id": decision["source_event_id"],
+        "checker": decision["checker"],
+    }
+    stale_review = {"answer_event_id": older["source_event_id"], "checker": older["checker"]}
+    feed = [
+        (settings.topic_verdicts, verdicts[0]),
+        (settings.topic_decisions, decision),
+        (settings.topic_decisions, older),
+        (settings.topic_decisions, newer),  # a2 decided again after the review of `older`
+        (settings.topic_verdicts, {**verdicts[0], "replay_id": "r1"}),  # replays are ignored
+    ]
+
+    async def read(topics: list[str], handler: Any) -> None:
+        assert topics == [settings.topic_decisions, settings.topic_verdicts]
+        for topic, event in feed:
+            handler(topic, event, 7, ())
+
+    found = await scanner(read, settings)(
+        {decision["event_id"]: review, older["event_id"]: stale_review}
+    )
+    assert set(found) == {decision["event_id"]}
+    item = found[decision["event_id"]]
+    assert item.answer_id == "a1"
+    assert list(item.verdicts) == ["c1"]
+    assert item.verdicts["c1"]["replay_id"] is None
+
+
+async def test_the_keeper_signals_its_first_round_and_survives_a_failed_one(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    add_token(tmp_path / "tokens", "alice")
+    service = restarted(tmp_path, [])
+    assert service.releaser is not None
+    service.releaser.owed["d1"] = ({"answer_event_id": "x", "checker": {}}, None)
+    calls: list[int] = []
+    rounds = asyncio.Event()
+    second = asyncio.Event()
+
+    async def scan(owed: Any) -> dict[str, Item]:
+        calls.append(len(owed))
+        if len(calls) == 1:
+            raise ConnectionError("broker gone")  # the first round fails...
+        second.set()
+        return {}  # ...the next finds the decision decided again
+
+    caught_up = asyncio.Event()
+    keeper = ReleaseKeeper(service.releaser, caught_up, scan, rounds.set)
+    task = asyncio.create_task(keeper.run())
+    caught_up.set()
+    async with asyncio.timeout(5):
+        await rounds.wait()
+        service.releaser.wakeup.set()
+        await second.wait()
+    task.cancel()
+    assert calls == [1, 1]
+    assert "d1" in service.releaser.unreleasable

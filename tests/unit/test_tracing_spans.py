@@ -4,6 +4,7 @@ OTLP wire format is tested against a real receiver in tests/integration/test_tra
 from __future__ import annotations
 
 import orjson
+import pytest
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -71,3 +72,31 @@ def test_every_cascade_tier_gets_its_own_span_wrapper() -> None:
     tiers = [cascade.rules.tier, cascade.llm.tier]  # type: ignore[attr-defined]
     assert tiers == ["rules", "llm"]
     assert cascade.ref.name == "cascade", "the wrapper keeps every tier's ref"
+
+
+def test_setup_follows_the_otel_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from stream.tracing import setup
+
+    for name in ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"):
+        monkeypatch.delenv(name, raising=False)
+    assert setup() is None
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9")
+    monkeypatch.setenv("OTEL_BSP_SCHEDULE_DELAY", "60000")
+    monkeypatch.delenv("OTEL_SERVICE_NAME", raising=False)
+    traced = setup()
+    assert traced is not None
+    resource = traced._provider.resource.attributes
+    assert resource["service.name"] == "citegate-worker"
+    traced.shutdown()
+
+
+def test_the_client_takes_the_callers_active_span() -> None:
+    from stream.tracing import current_context
+
+    assert current_context() is None
+    t, _ = tracing()
+    with t.span("caller") as span:
+        ctx = current_context()
+    assert ctx is not None
+    assert ctx.trace_id == f"{span.get_span_context().trace_id:032x}"
+    assert ctx.span_id == f"{span.get_span_context().span_id:016x}"
