@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,25 +32,14 @@ def need_learn_extra() -> None:
         pytest.skip(reason)
 
 
-def tiny_model_dir(
-    path: Path,
-    *,
-    gain: float = 12.0,
-    bias: float = -3.0,
-    threshold: float = 0.5,
-    windows: int = 3,
-    window_chars: int = 120,
-) -> Path:
-    """p(entailed) = sigmoid(gain * share of `yes` tokens in the pair + bias)."""
+def tiny_parts(*, layers: int = 0, gain: float = 12.0, bias: float = -3.0) -> tuple[Any, Any]:
+    """(CrossEncoder, PairTokenizer) of the tiny model (see the module docstring)."""
     need_learn_extra()
     import torch
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
 
-    from stream.checkers.modeldir import Recipe
     from stream.checkers.pairs import PairTokenizer
     from stream.learn.encoder import CrossEncoder, EncoderShape
-    from stream.learn.export import export_onnx
-    from stream.learn.manifest import seal
 
     vocab = {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3}
     vocab |= {w: i + 4 for i, w in enumerate(WORDS)}
@@ -61,7 +51,9 @@ def tiny_model_dir(
         special_tokens=[("[CLS]", 2), ("[SEP]", 3)],
     )
     pairs = PairTokenizer(tok, max_length=64)
-    model = CrossEncoder(EncoderShape(vocab=len(vocab), hidden=32, layers=0, heads=2, ffn=64))
+    model = CrossEncoder(
+        EncoderShape(vocab=len(vocab), hidden=32, layers=layers, heads=2, ffn=64, positions=128)
+    )
     with torch.no_grad():
         for p in (model.word.weight, model.pos.weight, model.segment):
             p.zero_()
@@ -72,6 +64,24 @@ def tiny_model_dir(
         model.eln.bias.zero_()
         model.head.weight[0] = direction * (gain / 32)
         model.head.bias.fill_(bias)
+    return model, pairs
+
+
+def tiny_model_dir(
+    path: Path,
+    *,
+    gain: float = 12.0,
+    bias: float = -3.0,
+    threshold: float = 0.5,
+    windows: int = 3,
+    window_chars: int = 120,
+) -> Path:
+    """p(entailed) = sigmoid(gain * share of `yes` tokens in the pair + bias)."""
+    from stream.checkers.modeldir import Recipe
+    from stream.learn.export import export_onnx
+    from stream.learn.manifest import seal
+
+    model, pairs = tiny_parts(gain=gain, bias=bias)
     path.mkdir(parents=True, exist_ok=True)
     export_onnx(model, path)
     pairs.save(path)
