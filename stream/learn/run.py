@@ -112,7 +112,7 @@ def _fit(
     desc: str,
 ) -> tuple[CrossEncoder, TrainStats]:
     rng = random.Random(options.seed)
-    data = examples(records, options.recipe, rng, with_mutants=options.mutants)
+    data = examples(records, options.recipe, rng, with_mutants=options.mutants, pairs=pairs)
     model = _fresh(pristine)
     stats = train(
         model,
