@@ -53,7 +53,7 @@ class LearnOptions:
     output: Path
     base: str
     target_far: float = 0.02
-    epochs: float = 2.0
+    epochs: float = 3.0
     max_minutes: float = 30.0
     seed: int = 0
     folds: int = 1
