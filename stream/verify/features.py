@@ -14,14 +14,15 @@ import math
 import re
 from dataclasses import dataclass
 
-from stream.verify.align import Alignment, align
+from stream.verify.align import Alignment, align, span_keys
 from stream.verify.claims import strip_markers
 from stream.verify.codes import SignalCode
+from stream.verify.lexicon import keys
 from stream.verify.model import Fragment, RiskSignal
 from stream.verify.signals import NEGATION, is_cjk, risk_signals
 from stream.verify.text import split_sentences
 from stream.verify.tokens import token_spans, token_weight, tokens
-from stream.verify.units import short_cache
+from stream.verify.units import has_cjk, short_cache
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
     ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"), ("increase", "decrease"),
@@ -111,13 +112,31 @@ class Features:
     """The request's signals plus the alignment's mismatches, without duplicates."""
 
 
+WINDOW_SENTENCES = 2
+"""A claim rests on one sentence or two adjacent ones (a merged claim); nothing else of a
+passage counts for or against it."""
+
+
 def _fragment_windows(
-    fragment: Fragment, weights: dict[str, float], total: float, width: int, max_chars: int
+    fragment: Fragment,
+    weights: dict[str, float],
+    total: float,
+    width: int,
+    max_chars: int,
+    match: dict[str, frozenset[str]],
 ) -> tuple[Window, float]:
-    """Best window of up to `width` sentences, and the best single sentence's coverage."""
+    """Best window of up to `width` sentences, and the best single sentence's coverage.
+
+    A claim token covers a sentence when it or one of its lexicon keys (lemma, derivation,
+    synonym) occurs there; ties keep the shorter window."""
     text = fragment.text
     sentences, per_sentence = _index(text)
-    hits = [frozenset(t for t in toks if t in weights) for toks in per_sentence]
+    hits = []
+    for (a, b), toks in zip(sentences, per_sentence, strict=True):
+        present = set(toks)
+        if any(m - present for m in match.values()):
+            present |= span_keys(text[a:b])
+        hits.append(frozenset(t for t in weights if match[t] & present))
     best_cov, best = -1.0, (0, 0, frozenset[str]())
     single = 0.0
     for i in range(len(sentences)):
@@ -141,6 +160,20 @@ def _fragment_windows(
         fragment, sentences[i][0], sentences[k][1], covered, max(best_cov, 0.0), window_tokens
     )
     return window, single
+
+
+@short_cache(maxsize=256)
+def _claim_match(claim: str) -> tuple[tuple[str, ...], dict[str, float], dict[str, frozenset[str]]]:
+    """Claim tokens, their weights, and what each may match: itself and its word's keys."""
+    spans = token_spans(claim)
+    claim_tokens = tuple(t for t, _, _ in spans)
+    weights = {t: token_weight(t) for t in claim_tokens}
+    match: dict[str, set[str]] = {t: {t} for t in claim_tokens}
+    for tok, a, b in spans:
+        raw = claim[a:b].lower()
+        if not tok.startswith("#") and not has_cjk(raw):
+            match[tok] |= keys(raw)
+    return claim_tokens, weights, {t: frozenset(m) for t, m in match.items()}
 
 
 @short_cache(maxsize=256)
@@ -179,27 +212,23 @@ def contradiction(claim: str, evidence: str) -> str | None:
     return None
 
 
-LOCALIZE_ABOVE_CHARS = 1500
-"""Fragments longer than this are reduced to their best window before risk signals run."""
-
-
 def localize(
-    claim_text: str, fragments: tuple[Fragment, ...], width: int = 3, max_chars: int = 2000
+    claim_text: str,
+    fragments: tuple[Fragment, ...],
+    width: int = WINDOW_SENTENCES,
+    max_chars: int = 2000,
 ) -> list[str]:
-    """The evidence text signals should look at: short fragments whole, long ones' best window.
-
-    Against a whole long document every absolute word or negation occurs somewhere, which
-    would silence the signals; the window that covers the claim is what it must agree with.
-    """
-    claim_tokens = tokens(strip_markers(claim_text))
-    weights = {t: token_weight(t) for t in claim_tokens}
+    """The evidence text signals look at: the sentence or adjacent pair of each fragment the
+    claim aligns to best. Another sentence of a passage neither supports a claim's number nor
+    contradicts it with its negation."""
+    _, weights, match = _claim_match(strip_markers(claim_text))
     total = sum(weights.values())
     out = []
     for fragment in fragments:
-        if len(fragment.text) <= LOCALIZE_ABOVE_CHARS or total == 0:
+        if total == 0:
             out.append(fragment.text)
             continue
-        window, _ = _fragment_windows(fragment, weights, total, width, max_chars)
+        window, _ = _fragment_windows(fragment, weights, total, width, max_chars, match)
         out.append(fragment.text[window.start : window.end])
     return out
 
@@ -207,7 +236,8 @@ def localize(
 def evidence_signals(claim_text: str, fragments: tuple[Fragment, ...]) -> tuple[RiskSignal, ...]:
     """Risk signals of a claim against the part of each fragment it relies on."""
     claim = strip_markers(claim_text)
-    return risk_signals(claim, localize(claim, fragments), [f.text for f in fragments])
+    local = localize(claim, fragments)
+    return risk_signals(claim, local, local)
 
 
 def extract(
@@ -215,19 +245,18 @@ def extract(
     fragments: tuple[Fragment, ...],
     signals: tuple[RiskSignal, ...],
     *,
-    width: int = 3,
+    width: int = WINDOW_SENTENCES,
     max_chars: int = 2000,
 ) -> Features | None:
     """Features for a claim with at least one content token and one fragment, else None."""
     claim = strip_markers(claim_text)
-    claim_tokens = tuple(t for t, _, _ in token_spans(claim))
-    weights = {t: token_weight(t) for t in claim_tokens}
+    claim_tokens, weights, match = _claim_match(claim)
     total = sum(weights.values())
     if not fragments or total == 0:
         return None
     windows, singles = [], []
     for fragment in fragments:
-        window, single = _fragment_windows(fragment, weights, total, width, max_chars)
+        window, single = _fragment_windows(fragment, weights, total, width, max_chars, match)
         windows.append(window)
         singles.append(single)
     best = max(windows, key=lambda w: w.coverage)
@@ -244,11 +273,7 @@ def extract(
     claim_neg = NEGATION.search(claim) is not None
     window_neg = NEGATION.search(window_text) is not None
     used = [best, *(w for w in windows if w is not best and w.covered - best.covered)]
-    aligned = align(
-        claim,
-        "\n".join(w.fragment.text[w.start : w.end] for w in used),
-        "\n".join(f.text for f in fragments),
-    )
+    aligned = align(claim, "\n".join(w.fragment.text[w.start : w.end] for w in used))
     found = tuple(dict.fromkeys((*signals, *aligned.mismatches)))
     codes = {s.code for s in found}
     coverage = best.coverage

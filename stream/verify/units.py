@@ -336,7 +336,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                     out.append(q)
         for m in _ZH_FREQ.finditer(text):
             out.append(Quantity("1", UNITS[m.group(1)], m.group(0), frequency=True))
-    for m in re.finditer(rf"\b(?:{_PER_WORDS})\s+([{_LETTER}]+)", lowered):
+    for m in re.finditer(rf"\b(?:{_PER_WORDS}|once an?)\s+([{_LETTER}]+)", lowered):
         unit = UNITS.get(m.group(1))
         if unit in FREQUENCY_UNITS:
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
@@ -344,7 +344,80 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if m.group() in _FREQ_ADVERBS:
             unit = _FREQ_ADVERBS[m.group()]
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
-    return tuple(out)
+    for m in _PHRASE_QUANTITY.finditer(lowered):
+        value, unit = _PHRASE_VALUES[m.group(1)]
+        out.append(Quantity(value, unit, text[m.start(1) : m.end(1)]))
+    for m in _ARTICLE_UNIT.finditer(lowered):
+        unit = UNITS.get(m.group(2))
+        if unit is not None and not any(q.text.lower() == m.group(1) for q in out):
+            out.append(Quantity("1", unit, text[m.start(1) : m.end(1)]))
+    if has_cjk(text):
+        for m in _ZH_HALF.finditer(text):
+            out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
+    return tuple(_with_currency(text, q) for q in out)
+
+
+def _with_currency(text: str, q: Quantity) -> Quantity:
+    """`€100` and `$49` carry their currency as a unit, as `100 euros` does."""
+    if q.unit is not None:
+        return q
+    at = text.find(q.text)
+    if at > 0 and text[at - 1] in _CURRENCY_SIGNS:
+        return Quantity(q.value, _CURRENCY_SIGNS[text[at - 1]], text[at - 1] + q.text)
+    if at > 1 and text[at - 1] == " " and text[at - 2] in _CURRENCY_SIGNS:
+        return Quantity(q.value, _CURRENCY_SIGNS[text[at - 2]], text[at - 2 : at] + q.text)
+    return q
+
+
+_CURRENCY_SIGNS = {"$": "usd", "€": "eur", "£": "gbp", "₽": "rub", "¥": "cny", "￥": "cny"}
+_PHRASE_VALUES: dict[str, tuple[str, str]] = {
+    "half an hour": ("0.5", "h"), "half a day": ("0.5", "d"), "half a year": ("6", "mo"),
+    "a fortnight": ("14", "d"), "fortnight": ("14", "d"), "полчаса": ("0.5", "h"),
+    "полдня": ("0.5", "d"), "полгода": ("6", "mo"), "полугода": ("6", "mo"),
+    "сутки": ("1", "d"), "суток": ("1", "d"), "сутками": ("1", "d"),
+    "a quarter": ("3", "mo"), "quarter": ("3", "mo"), "квартал": ("3", "mo"),
+    "квартала": ("3", "mo"),
+}  # fmt: skip
+_PHRASE_QUANTITY = re.compile(
+    r"(?<![\w-])(?:(?:в течение|за|в|через|раз в|once|every|each|per|within|for|in|after)\s+)?("
+    + "|".join(sorted(map(re.escape, _PHRASE_VALUES), key=len, reverse=True))
+    + r")(?![\w-])"
+)
+_ARTICLE_UNIT = re.compile(
+    r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|after|than|over|up to|about)\s+"
+    r"((?:a|an|one)\s+([a-z]+))(?![\w-])"
+)
+"""`within a week`, `once a day`, `for an hour`: the article counts one of the unit."""
+_ZH_HALF = re.compile(r"半个?(小时|天|年|月)")
+
+
+_EXACT: dict[str, tuple[str, float]] = {
+    "ms": ("s", 0.001), "s": ("s", 1), "min": ("s", 60), "h": ("s", 3600), "d": ("s", 86400),
+    "wk": ("s", 604800), "mo": ("mo", 1), "yr": ("mo", 12), "mg": ("g", 0.001), "g": ("g", 1),
+    "kg": ("g", 1000), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1),
+}  # fmt: skip
+"""Units that convert exactly into one base: 14 days = 2 weeks, 24 hours = 1 day, 12 months =
+1 year, 2 小时 = 120 分钟. A month is not 30 days and a gigabyte is not reliably 1024 MB, so
+months and days, and data sizes, never convert into each other."""
+
+
+def magnitude(q: Quantity) -> tuple[float, str] | None:
+    """(value in the base unit, base unit) for exactly convertible units, else None."""
+    if q.unit not in _EXACT:
+        return None
+    base, factor = _EXACT[q.unit]
+    try:
+        return round(float(q.value) * factor, 6), base
+    except ValueError:
+        return None
+
+
+def same_amount(a: Quantity, b: Quantity) -> bool:
+    """The same value in the same unit, or the same amount in exactly convertible units."""
+    if a.value == b.value and a.unit == b.unit:
+        return True
+    ma, mb = magnitude(a), magnitude(b)
+    return ma is not None and ma == mb
 
 
 def _is_ident(m: re.Match[str]) -> bool:
@@ -410,63 +483,34 @@ NEGATION = WordClass.of(
     "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错",
 )
 UNIVERSAL = WordClass.of(
-    "all, every, each, entire, whole, always, everyone, everything, everybody, "
+    "all, every, each, any, entire, whole, always, everyone, everything, everybody, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
     "каждого, каждому, любой, любые, любого, всегда, "
     "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 总是, 全都",
 )
 MAJORITY = WordClass.of(
-    "most, many, majority, mostly, usually, often, "
-    "большинство, большинства, многие, многих, многим, обычно, часто, "
-    "大多数, 多数, 许多, 大部分, 很多, 通常, 经常",
+    "most, many, majority, "
+    "большинство, большинства, многие, многих, многим, "
+    "大多数, 多数, 许多, 大部分, 很多",
 )
 SOME = WordClass.of(
     "some, several, certain, part, partly, partially, sometimes, "
     "некоторые, некоторых, некоторым, несколько, нескольких, часть, части, частично, иногда, "
     "部分, 一些, 有些, 某些, 若干, 有时, 少数",
 )
-EXCLUSIVE = WordClass.of(
-    "only, solely, exclusively, только, лишь, исключительно, 仅, 只, 仅仅, 唯一, 只能, 仅限",
-    exclude="只有, 只要",
-)
-CONDITION = WordClass.of(
-    "unless, except, excluding, if, provided, whenever, until, "
-    "only if, as long as, provided that, except for, with the exception of, "
-    "если, кроме, исключением, условии, пока, "
-    "除非, 仅当, 只有, 如果, 除了, 除外, 若, 假如, 前提, 只要, 倘若, 一旦",
-)
-OBLIGATION = WordClass.of(
-    "must, shall, required, requires, mandatory, obliged, obligated, "
-    "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
-    "必须, 务必, 须, 必需, 应当",
-)
-GUARANTEE = WordClass.of(
-    "guaranteed, guarantees, guarantee, ensures, ensure, definitely, certainly, proves, "
-    "гарантирует, гарантированно, гарантировано, гарантия, точно, несомненно, "
-    "一定, 必然, 必定, 保证, 肯定, 绝对, 确保",
-)
-FUTURE = WordClass.of("will, won't, будет, будут, 将会, 将")
-ALWAYS = WordClass.of("always, never, forever, всегда, никогда, 总是, 永远, 从不, 始终")
-MODALITY: dict[str, WordClass] = {
-    "obligation": OBLIGATION,
-    "guarantee": GUARANTEE,
-    "future": FUTURE,
-    "always": ALWAYS,
-}
-"""Strong modality by kind: a claim may only use the kinds its evidence uses."""
 HEDGE = WordClass.of(
-    "may, might, could, possibly, potentially, likely, perhaps, probably, suggest, suggests, "
     "allegedly, reportedly, supposedly, tried, tries, attempted, attempts, wanted, wants, "
     "planned, plans, intends, intended, hoped, hopes, "
-    "возможно, вероятно, по-видимому, предположительно, может быть, якобы, "
+    "якобы, предположительно, по сообщениям, "
     "пытался, пыталась, пытались, пытается, пытаются, попытался, попыталась, попытались, "
     "хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, намеревались, "
     "собирался, собиралась, собирались, собирается, планирует, планируют, планировал, "
     "планировала, планировали, "
-    "可能, 或许, 也许, 大概, 或将, 试图, 企图, 打算, 想要, 据称, 据说",
+    "试图, 企图, 打算, 想要, 据称, 据说",
 )
-"""Hedges and non-factual frames (`may`, `tried to`, `allegedly`): evidence that only says
-someone tried to do X does not say X happened."""
+"""Non-factual frames (`tried to`, `allegedly`, `planned`): evidence that only says someone
+tried to do X does not say X happened. Epistemic hedges (`may`, `likely`) are modality, in
+`stream.verify.slots`."""
 BEFORE = WordClass.of("before, prior to, earlier than, перед, прежде, 之前, 以前")
 AFTER = WordClass.of("after, following, later than, после, спустя, 之后, 以后")
 MORE = WordClass.of("more, greater, больше, более, 更多")
@@ -483,10 +527,16 @@ _BOUND_WORDS: dict[str, str] = {
     **dict.fromkeys(
         ("up to", "at most", "no more than", "not more than", "within", "under", "less than",
          "fewer than", "below", "maximum of", "a maximum of", "max", "не более", "не больше",
-         "до", "менее", "максимум", "не свыше", "в пределах"), "upper"),
+         "до", "менее", "максимум", "не свыше", "в пределах", "smaller than", "shorter than",
+         "lower than", "no later than", "not later than", "limited to", "capped at",
+         "no longer than", "not longer than", "may not exceed", "must not exceed",
+         "does not exceed", "not exceed", "не позднее", "не дольше", "не выше", "ниже"),
+        "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "more than", "over", "above", "after",
-         "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "не менее",
+         "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "beyond",
+         "longer than", "later than", "larger than", "bigger than", "higher than",
+         "no earlier than", "no fewer than", "не ранее", "не раньше", "выше", "не менее",
          "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше"), "lower"),
 }  # fmt: skip
 _BOUND_RE = re.compile(
@@ -497,6 +547,7 @@ _BOUND_RE = re.compile(
     + r")\b)",
     re.IGNORECASE,
 )
+_NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 _ZH_BOUND_BEFORE = re.compile(
     r"(最多|至多|不超过|少于|低于|至少|不少于|多于|超过|高于|不低于|不高于)[^\d，。；]{0,4}\d"
 )
@@ -516,7 +567,10 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     spans: list[tuple[int, int, str]] = []
     for m in _BOUND_RE.finditer(text):
-        spans.append((m.end(), m.end(), _BOUND_WORDS[m.group(1).lower()]))
+        kind = _BOUND_WORDS[m.group(1).lower()]
+        if _NEGATED_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+            kind = {"upper": "lower", "lower": "upper"}[kind]  # not kept beyond 7 days: <= 7
+        spans.append((m.end(), m.end(), kind))
     if has_cjk(text):
         for m in _ZH_BOUND_BEFORE.finditer(text):
             spans.append((m.end() - 1, m.end() - 1, _ZH_BOUND_KIND[m.group(1)]))

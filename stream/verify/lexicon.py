@@ -1,0 +1,209 @@
+"""Word keys: what a claim's word may align with in the evidence, per language.
+
+Two words align when their key sets meet. A word's keys are its Snowball stem, the stems of
+its lemmas, and the ids of the synonym groups and derivation pairs of curated lexical
+resources that it belongs to — so a faithful paraphrase aligns (`kept` / `retained`,
+`хранятся` / `хранение`, `удалить` / `удаление`, `删除` / `去除`) while a different word does
+not. The relations come from tables compiled by `stream.lexicon.build` (WordNet for English,
+wiki-ru-wordnet for Russian, Tongyici Cilin for Chinese; see docs/checker-quality.md); Russian
+lemmas come from pymorphy3 (OpenCorpora dictionaries). Nothing is fetched at run time; each
+table is read once, on first use.
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from stream.verify.tokens import _stem
+
+LEXICON_VERSION = "lex-1"
+"""Changes whenever the tables or the key rules change: part of the checker version."""
+
+_DATA = Path(__file__).parent / "data"
+
+
+class Table:
+    """Synonym groups, derivation pairs and irregular forms of one language."""
+
+    __slots__ = ("bases", "groups", "kinds")
+
+    def __init__(self, language: str, text: str) -> None:
+        groups: dict[str, list[str]] = {}
+        bases: dict[str, list[str]] = {}
+        self.kinds: dict[str, str] = {}
+        for n, line in enumerate(text.splitlines()):
+            kind, _, rest = line.partition(" ")
+            if kind == "^":
+                word, _, senses = rest.partition(" ")
+                self.kinds[word] = senses  # parsed on use: most words are never asked for
+                continue
+            words = rest.split()
+            if kind in ("=", "+"):
+                key = f"{language}{kind}{n}"
+                for w in words:
+                    groups.setdefault(w, []).append(key)
+            elif kind == "~" and words:
+                for form in words[1:]:
+                    bases.setdefault(form, []).append(words[0])
+        self.groups = {w: tuple(k) for w, k in groups.items()}
+        self.bases = {w: tuple(b) for w, b in bases.items()}
+
+
+@lru_cache(maxsize=3)
+def table(language: str) -> Table:
+    path = _DATA / f"lexicon-{language}.txt.gz"
+    return Table(language, gzip.decompress(path.read_bytes()).decode("utf-8"))
+
+
+def _senses(word: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(own top noun senses, their hypernyms within a few steps) of an English base form."""
+    raw = table("en").kinds.get(word)
+    if raw is None:
+        return frozenset(), frozenset()
+    own, _, up = raw.partition(" ")
+    return frozenset(f"h{o}" for o in own.split(",")), frozenset(f"h{u}" for u in up.split(","))
+
+
+@lru_cache(maxsize=65536)
+def kind_keys(word: str) -> frozenset[str]:
+    """Keys a claim's English noun has in addition to `keys`: the senses it is a kind of, so
+    `fees` aligns with evidence that says `costs` (never the other way round)."""
+    if not word.isascii():
+        return frozenset()
+    return frozenset().union(*(_senses(b)[1] for b in _en_bases(word.lower()) or (word.lower(),)))
+
+
+@lru_cache(maxsize=65536)
+def sense_keys(word: str) -> frozenset[str]:
+    """The evidence side of `kind_keys`: the senses an English noun names."""
+    if not word.isascii():
+        return frozenset()
+    return frozenset().union(*(_senses(b)[0] for b in _en_bases(word.lower()) or (word.lower(),)))
+
+
+# WordNet's morphy detachment rules (wnintro(7WN)): suffix -> replacement, by part of speech.
+_DETACH = (
+    ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+    ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
+    ("er", ""), ("est", ""), ("er", "e"), ("est", "e"), ("s", ""),
+)  # fmt: skip
+
+
+def _en_bases(word: str) -> tuple[str, ...]:
+    t = table("en")
+    found = list(t.bases.get(word, ()))
+    if word in t.groups or word in t.kinds:
+        found.append(word)
+    for suffix, repl in _DETACH:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            base = word[: -len(suffix)] + repl
+            if base in t.groups or base in t.kinds:
+                found.append(base)
+    return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=1)
+def _morph() -> Any:
+    import pymorphy3  # here: building the analyser reads its dictionaries (~60 ms, ~15 MB)
+
+    return pymorphy3.MorphAnalyzer()
+
+
+_RU_SUFFIXES = (
+    "ывание", "ивание", "ование", "евание", "ение", "ание", "яние", "тие", "ние",
+    "ывать", "ивать", "овать", "евать", "вать", "ать", "ять", "еть", "ить", "уть", "оть", "ти",
+)  # fmt: skip
+_RU_ALTERNATIONS = (("вл", "в"), ("бл", "б"), ("пл", "п"), ("мл", "м"), ("щ", "т"), ("ж", "д"))
+
+
+def ru_root(lemma: str) -> str | None:
+    """The root a Russian verb shares with its aspect partner and its action noun:
+    удалять / удалить / удаление -> удал, возвращать / возвратить / возврат -> возврат,
+    восстановить / восстановление -> восстанов. None when too short to be telling."""
+    word = lemma[:-2] if lemma.endswith(("ся", "сь")) else lemma
+    for suffix in _RU_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith(("а", "я")) and len(word) > 4:
+        word = word[:-1]
+    for tail, repl in _RU_ALTERNATIONS:
+        if word.endswith(tail):
+            word = word[: -len(tail)] + repl
+            break
+    return word if len(word) >= 4 else None
+
+
+_RU_ROOTED = frozenset({"INFN", "VERB", "PRTF", "PRTS", "GRND", "NOUN"})
+"""Parts of speech whose root links aspect partners and action nouns."""
+
+
+def ru_lemmas(word: str) -> tuple[tuple[str, str], ...]:
+    """(lemma, part of speech) of the likely parses (score within half of the best)."""
+    parses = _morph().parse(word)
+    if not parses:
+        return ()
+    best = parses[0].score
+    out = []
+    for p in parses[:4]:
+        if p.score >= best / 2:
+            out.append((str(p.normal_form).replace("ё", "е"), str(p.tag.POS)))
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=65536)
+def word_keys(word: str) -> frozenset[str]:
+    """Keys of one lower-cased word (Latin or Cyrillic)."""
+    if any("\u0400" <= c <= "\u04ff" for c in word):
+        word = word.replace("ё", "е")
+        keys = {_stem(word, "ru")}
+        groups = table("ru").groups
+        for lemma, pos in ru_lemmas(word):
+            bare = lemma[:-2] if lemma.endswith(("ся", "сь")) and pos != "NOUN" else lemma
+            keys.add(_stem(bare, "ru"))
+            keys.update(groups.get(lemma, ()))
+            if pos in _RU_ROOTED:
+                root = ru_root(bare)
+                if root:
+                    keys.add(f"r:{root}")
+        return frozenset(keys)
+    keys = {_stem(word, "en")}
+    groups = table("en").groups
+    for base in _en_bases(word):
+        keys.add(_stem(base, "en"))
+        keys.update(groups.get(base, ()))
+    return frozenset(keys)
+
+
+@lru_cache(maxsize=1)
+def _zh_groups() -> dict[str, tuple[str, ...]]:
+    return table("zh").groups
+
+
+@lru_cache(maxsize=1)
+def _zh_members() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for word, keys in _zh_groups().items():
+        for k in keys:
+            out.setdefault(k, []).append(word)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=16384)
+def zh_synonyms(word: str) -> tuple[str, ...]:
+    """Other words of the Cilin synonym groups of a Chinese word (none for unknown words)."""
+    members = _zh_members()
+    found = [w for k in _zh_groups().get(word, ()) for w in members[k] if w != word]
+    return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=65536)
+def keys(word: str) -> frozenset[str]:
+    """Keys of any word: Chinese words by themselves and their Cilin groups, others as
+    `word_keys`."""
+    if any("\u3400" <= c <= "\u9fff" for c in word):
+        return frozenset({word, *_zh_groups().get(word, ())})
+    return word_keys(word.lower())

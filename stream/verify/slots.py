@@ -1,0 +1,499 @@
+"""Closed-class slots of a clause: polarity, quantifier, exclusivity, conditions, modality, order.
+
+A claim may reword its evidence freely, but these few words carry what it asserts: whether it
+is negated and what the negation applies to, how much it quantifies over, under which condition
+it holds, how certain or obligatory it is, and in which order things happen. They are compared
+as typed values between the claim and the sentence(s) it aligns to — never with the rest of a
+passage — and every difference is a risk signal naming both sides.
+
+Equivalent forms are recognised before comparing: `not X unless Y` states the same rule as
+`X only if Y` («не X, если только не Y» / «X, только если Y», 除非Y，否则不X / 只有Y才X);
+`must` = `has to` = `is required to`; `will` asserts what a plain present tense asserts; a
+bound phrase (`no more than`, `не более`, 不超过) is a bound, not a negation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from stream.verify.codes import SignalCode
+from stream.verify.lexicon import keys
+from stream.verify.model import RiskSignal
+from stream.verify.tokens import EN_STOP, RU_STOP
+from stream.verify.units import (
+    AFTER,
+    BEFORE,
+    HEDGE,
+    INFERENCE,
+    LESS,
+    MAJORITY,
+    MORE,
+    NEGATION,
+    SOME,
+    UNIVERSAL,
+    WordClass,
+    has_cjk,
+    scan,
+    short_cache,
+)
+
+# --------------------------------------------------------------------------- word classes
+
+POSSIBLE = WordClass.of(
+    "may, might, can, could, able, allowed, permitted, possible, possibly, potentially, "
+    "optionally, likely, perhaps, probably, maybe, "
+    "может, могут, можно, мог, могла, могли, вправе, допускается, допускаются, разрешается, "
+    "разрешено, возможно, способен, вероятно, по-видимому, может быть, "
+    "可以, 可能, 能, 能够, 允许, 准许, 可, 有权, 或许, 也许, 大概",
+    exclude="可能性, 不可, 可是",
+)
+TYPICAL = WordClass.of(
+    "usually, typically, generally, normally, often, commonly, frequently, mostly, "
+    "as a rule, in most cases, "
+    "обычно, как правило, часто, зачастую, в основном, "
+    "通常, 一般, 往往, 经常, 大多, 一般来说",
+)
+OBLIGATION = WordClass.of(
+    "must, shall, required, requires, mandatory, obliged, obligated, necessary, "
+    "have to, has to, had to, need to, needs to, "
+    "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
+    "нужно, надо, требуется, требуются, следует, "
+    "必须, 务必, 须, 必需, 应当, 需要, 需, 得, 要求",
+    exclude="需要的, 得到, 获得, 取得, 得以, 记得, 觉得, 值得, 使得, 显得, 懂得",
+)
+ADVICE = WordClass.of(
+    "should, recommended, advisable, ought, "
+    "рекомендуется, рекомендуем, желательно, стоит, "
+    "应该, 应, 建议, 最好, 宜",
+    exclude="应用, 相应, 反应, 供应, 适应, 响应, 效应, 对应, 应对",
+)
+GUARANTEE = WordClass.of(
+    "guaranteed, guarantees, guarantee, ensures, ensure, definitely, certainly, always, "
+    "гарантирует, гарантированно, гарантировано, гарантия, всегда, несомненно, непременно, "
+    "一定, 必然, 必定, 保证, 肯定, 绝对, 确保, 总是, 始终",
+)
+MODALITY: dict[str, WordClass] = {
+    "possible": POSSIBLE,
+    "typical": TYPICAL,
+    "obligation": OBLIGATION,
+    "advice": ADVICE,
+    "guarantee": GUARANTEE,
+}
+HEDGED = frozenset({"possible", "typical", "advice"})
+"""Kinds that state less than a plain assertion: evidence that only says X may, usually or
+should happen does not say that X happens."""
+
+EXCLUSIVE = WordClass.of(
+    "only, solely, exclusively, только, лишь, исключительно, 仅, 只, 仅仅, 唯一, 只能, 仅限",
+    exclude="只有, 只要, 仅当",
+)
+BOUND_PHRASES = WordClass.of(
+    "no more than, not more than, no less than, not less than, no later than, not later than, "
+    "no earlier than, no fewer than, not exceed, not to exceed, does not exceed, "
+    "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
+    "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
+    "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
+    "limited to, capped at, "
+    "не более, не больше, не менее, не меньше, не позднее, не позже, не ранее, не раньше, "
+    "не дольше, не свыше, не превышает, не превышать, "
+    "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",
+)
+"""Bounds written with a negation word: the negation belongs to the bound."""
+
+# conditions: `onlyif` is a necessary condition, `if` a sufficient one, `except` an exception
+_ONLY_IF = (
+    "only if", "only when", "only provided", "only where", "only in case",
+    "только если", "только при условии", "лишь при условии", "только в случае", "лишь если",
+    "только после", "只有", "仅当", "仅在", "只在", "只能在",
+)  # fmt: skip
+_UNLESS = (
+    "unless", "except if", "except when", "except where",
+    "если только не", "за исключением случаев, когда", "кроме случаев, когда",
+    "за исключением случаев", "кроме случаев", "除非",
+)  # fmt: skip
+_IF = (
+    "if", "in case", "whenever", "если", "в случае", "если же",
+    "如果", "若", "假如", "倘若", "一旦", "的话",
+)  # fmt: skip
+_PROVISO = (
+    "provided that", "provided", "as long as", "so long as", "on condition that",
+    "при условии, что", "при условии", "при том условии", "只要", "前提是",
+)  # fmt: skip
+"""`provided`, `as long as` are read both ways in practice: they agree with `if` and `only if`."""
+_EXCEPT = (
+    "except", "except for", "excluding", "with the exception of", "other than", "apart from",
+    "кроме", "за исключением", "исключая", "除了", "除外", "以外", "不包括",
+)  # fmt: skip
+_UNTIL = ("until", "till", "пока не", "до тех пор, пока", "до тех пор пока", "直到", "直至")
+
+
+def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
+    latin = sorted((p for p in phrases if not has_cjk(p)), key=len, reverse=True)
+    cjk = sorted((p for p in phrases if has_cjk(p)), key=len, reverse=True)
+    parts = [rf"(?<![\w-]){re.escape(p)}(?![\w-])" for p in latin] + [re.escape(p) for p in cjk]
+    return re.compile("|".join(parts))
+
+
+_EXCEPT_RE = _alternation(_EXCEPT)
+_BOUND_PHRASE_RE = _alternation((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk))
+_CONDITION_RES = tuple(
+    (
+        kind,
+        tuple(sorted({p.split()[0] if not has_cjk(p) else p for p in phrases})),
+        _alternation(phrases),
+    )
+    for kind, phrases in (
+        ("onlyif", _ONLY_IF),
+        ("proviso", _PROVISO),
+        ("unless", _UNLESS),
+        ("until", _UNTIL),
+        ("except", _EXCEPT),
+        ("if", _IF),
+    )
+)
+"""(kind, first words that must occur for the pattern to be tried, pattern)."""
+_ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+\S+){1,6}?\s+□")
+"""`only` a few words before a masked `if`: `should only be given to children if …`."""
+_WITHIN_OF = re.compile(
+    r"\b(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b|в течение\s+(?:\S+\s+){1,3}?(?:с момента|со дня|с даты)"
+)
+"""`within 14 days of receiving` counts from the event: it says `after`."""
+_NEGATED_BOUND = re.compile(
+    r"\b(?:not|never)\s+(?:\w+\s+){0,2}?(?:beyond|longer than|more than|over|later than|past)\s+"
+    r"(?=[\d$€£]|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b)"
+)
+"""`not retained beyond 7 days` bounds the number from above; the `not` is the bound's."""
+_IMPERATIVE = re.compile(
+    r"^\s*(?:do not|don't|never|always|please\s+)?(?:take|use|store|keep|leave|stop|see|"
+    r"replace|flush|run|install|contact|call|send|submit|report|attach|read|check|avoid|"
+    r"make sure|ensure|wash|do)\b|^\s*(?:не\s+)?\w+(?:йте|ите)\b|^\s*(?:请|勿|不要|切勿|务必|禁止)",
+    re.IGNORECASE,
+)
+"""An instruction states an obligation: `Do not take more than 6 tablets` = `you must not`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Slots:
+    """The closed-class values of one text (a claim, or the sentences a claim aligns to)."""
+
+    negated: tuple[tuple[frozenset[str], str], ...]
+    """(keys of the negated word, the negation as written); after condition forms."""
+    quantified: tuple[tuple[int, str, frozenset[str]], ...]
+    """(rank: 3 universal, 2 majority, 1 some; the quantifier; keys of what it quantifies)."""
+    content: frozenset[str]
+    """Keys of every word: what the text talks about at all."""
+    exclusive: tuple[str, ...]
+    conditions: Mapping[str, str]
+    modality: Mapping[str, str]
+    order: Mapping[str, str]
+    inference: tuple[str, ...]
+    hedge: tuple[str, ...]
+
+
+_NEG_SKIP = frozenset(
+    """be is are was were been being do does did have has had can could will would should must
+    may might also even only yet always ever really necessarily to a an the any
+    был была было были быть будет будут является являются даже также ещё еще всегда""".split()
+)
+_ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不得|不|没|未|无|非|别|勿")
+_FREQUENCY_PHRASE = re.compile(
+    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:\d+\s*)?[a-zа-яё]+|每(?:\d+)?"
+)
+_MASK = "□"
+
+
+def _mask(text: str, pattern: re.Pattern[str]) -> str:
+    return pattern.sub(lambda m: _MASK * len(m.group()), text)
+
+
+@short_cache(maxsize=2048)
+def slots_of(text: str) -> Slots:
+    """Slots of `text` (a claim, or the clauses of its evidence that carry it)."""
+    return _slots(text)
+
+
+@short_cache(maxsize=2048)
+def _condition_scan(lowered: str) -> tuple[dict[str, str], str]:
+    """Condition kinds found (kind -> word) and the text with them masked."""
+    found: dict[str, str] = {}
+    masked = lowered
+    for kind, heads, pattern in _CONDITION_RES:
+        if not any(h in masked for h in heads):
+            continue
+        for m in pattern.finditer(masked):
+            found.setdefault(kind, m.group())
+        masked = _mask(masked, pattern)
+    return found, masked
+
+
+def _slots(text: str) -> Slots:
+    lowered = text.lower().replace("’", "'")
+    conditions, masked = _condition_scan(lowered)
+    conditions = dict(conditions)  # the scan is cached: never change its result
+    masked = _mask(_mask(masked, _NEGATED_BOUND), _BOUND_PHRASE_RE)
+    words = tuple(w for w in scan(masked)[2])
+    negated = _negated(masked, words)
+    if "unless" in conditions:
+        # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
+        word = conditions.pop("unless")
+        if negated:
+            conditions["onlyif"] = word
+            negated = negated[1:]
+        else:
+            conditions["except"] = word
+    only_if = "if" in conditions and _ONLY_SPLIT.search(masked) is not None
+    if only_if:
+        conditions["onlyif"] = "only … " + conditions.pop("if")  # `should only be given … if`
+    if "onlyif" in conditions and has_cjk(lowered) and "否则" in lowered and negated:
+        negated = negated[1:]  # 除非Y，否则不X
+    if "except" in conditions:
+        negated = (*negated, *_excepted(lowered))
+    wordset = frozenset(words)
+    freq_free = _mask(masked, _FREQUENCY_PHRASE)
+    modality = {
+        kind: hit[0] for kind, cls in MODALITY.items() if (hit := cls.find(masked, wordset))
+    }
+    if _IMPERATIVE.search(text):
+        modality.setdefault("obligation", "(instruction)")
+    order = {}
+    for kind, cls in (("before", BEFORE), ("after", AFTER), ("more", MORE), ("less", LESS)):
+        hit = cls.find(masked, wordset)
+        if hit:
+            order[kind] = hit[0]
+    if _WITHIN_OF.search(lowered):
+        order.setdefault("after", "within … of")
+    return Slots(
+        negated=negated,
+        quantified=_quantified(freq_free),
+        content=frozenset().union(*(keys(w) for w in words)) if words else frozenset(),
+        exclusive=() if only_if else tuple(EXCLUSIVE.find(masked, wordset)),
+        conditions=conditions,
+        modality=modality,
+        order=order,
+        inference=tuple(INFERENCE.find(lowered, scan(lowered)[1])),
+        hedge=tuple(HEDGE.find(masked, wordset)),
+    )
+
+
+_CONTENT_AHEAD = 2
+"""A negation applies to the next content words (`not kept`, `не на срочных контрактах`)."""
+
+
+def _targets(words: Iterable[str]) -> frozenset[str]:
+    found: set[str] = set()
+    n = 0
+    for word in words:
+        if word in _NEG_SKIP or word in NEGATION.words or word in EN_STOP or word in RU_STOP:
+            continue
+        if len(word) < 2:
+            continue
+        found |= keys(word)
+        n += 1
+        if n == _CONTENT_AHEAD:
+            break
+    return frozenset(found)
+
+
+def _negated(lowered: str, words: tuple[str, ...]) -> tuple[tuple[frozenset[str], str], ...]:
+    """What each negation negates: the keys of the next content words (`not kept` -> keep,
+    `не подозревают`, `不支持` -> 支持), with how it was written; empty keys when nothing
+    follows. Comparing what is negated, not mere counts, ties a negation to its clause."""
+    out: list[tuple[frozenset[str], str]] = []
+    for i, word in enumerate(words):
+        if word not in NEGATION.words:
+            continue
+        ahead = words[i + 1 : i + 6]
+        target = _targets(ahead)
+        shown = " ".join((word, *(w for w in ahead[:2])))
+        out.append((target, shown))
+    if has_cjk(lowered):
+        masked = lowered
+        for ex in NEGATION.cjk_exclude:
+            masked = masked.replace(ex, _MASK * len(ex))
+        for m in _ZH_NEG.finditer(masked):
+            follow = lowered[m.end() : m.end() + 4].strip()
+            word = follow[:2] if len(follow) >= 2 and has_cjk(follow[:2]) else ""
+            out.append((keys(word) if word else frozenset(), m.group() + follow[:2]))
+    return tuple(out)
+
+
+_RANKS = ((3, UNIVERSAL), (2, MAJORITY), (1, SOME))
+
+
+def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
+    out = []
+    words = scan(lowered)[2]
+    for i, word in enumerate(words):
+        for rank, cls in _RANKS:
+            if word in cls.words:
+                out.append((rank, word, _targets(words[i + 1 : i + 6])))
+    for rank, cls in _RANKS:
+        for phrase in cls.phrases:
+            at = lowered.find(phrase)
+            if at >= 0 and re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", lowered):
+                out.append((rank, phrase, _targets(scan(lowered[at + len(phrase) :])[2][:5])))
+        if cls.cjk and has_cjk(lowered):
+            for w in cls.cjk:
+                at = lowered.find(w)
+                if at >= 0:
+                    follow = lowered[at + len(w) : at + len(w) + 4].strip("的 ")
+                    target = (
+                        keys(follow[:2])
+                        if len(follow) >= 2 and has_cjk(follow[:2])
+                        else frozenset()
+                    )
+                    out.append((rank, w, target))
+    return tuple(out)
+
+
+def _excepted(lowered: str) -> tuple[tuple[frozenset[str], str], ...]:
+    """What an exception (`except on public holidays`, `кроме выходных`, 除了周末) takes out:
+    a claim that asserts it states the opposite of the evidence."""
+    out = []
+    for m in _EXCEPT_RE.finditer(lowered):
+        ahead = scan(lowered[m.end() : m.end() + 60])[2]
+        target = _targets(ahead)
+        if target:
+            out.append((target, f"{m.group()} {' '.join(ahead[:2])}"))
+    return tuple(out)
+
+
+def _meets(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a & b) or (not a and not b)
+
+
+_OPPOSITE = {"before": "after", "after": "before", "more": "less", "less": "more"}
+
+
+def compare(
+    claim: Slots, evidence: Slots, claim_keys: frozenset[str]
+) -> tuple[list[RiskSignal], list[RiskSignal]]:
+    """(every slot the claim fills differently from its evidence, those of them where the
+    evidence states the opposite value: a negated predicate, the reverse order)."""
+    out: list[RiskSignal] = []
+    opposite: list[RiskSignal] = []
+    relevant = [e for e in evidence.negated if e[0] & claim_keys]
+    unmatched_claim = [
+        c for c in claim.negated if not any(_meets(c[0], e[0]) for e in evidence.negated)
+    ]
+    unmatched_evidence = [e for e in relevant if not any(_meets(c[0], e[0]) for c in claim.negated)]
+    if unmatched_claim or unmatched_evidence:
+        said = ", ".join(c[1] for c in claim.negated) or "none"
+        stated = ", ".join(e[1] for e in relevant) or "none"
+        signal = RiskSignal(SignalCode.NEGATION_MISMATCH, f"claim: {said} (evidence: {stated})")
+        out.append(signal)
+        # the evidence states the predicate the claim negates, or negates the one it states
+        if unmatched_evidence or any(c[0] & evidence.content for c in unmatched_claim):
+            opposite.append(signal)
+    out += _quantifiers(claim, evidence, claim_keys)
+    if claim.exclusive and not evidence.exclusive:
+        out.append(
+            RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
+        )
+    out += _conditions(claim.conditions, evidence.conditions)
+    out += _modality(claim, evidence)
+    for kind, word in claim.order.items():
+        if kind not in evidence.order:
+            stated = ", ".join(evidence.order.values()) or "none"
+            signal = RiskSignal(SignalCode.ORDER_MISMATCH, f"{word} (evidence: {stated})")
+            out.append(signal)
+            if _OPPOSITE[kind] in evidence.order:
+                opposite.append(signal)
+    for cue in claim.inference:
+        if cue not in evidence.inference:
+            out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
+    return out, opposite
+
+
+def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """Quantifiers compared on what they quantify: `all backups` needs `all` (or `every`) on
+    backups; dropping `some` widens; `some` for the evidence's `all` says less than it does
+    and implies not all."""
+    out = []
+
+    def rank_on(target: frozenset[str], side: Slots) -> tuple[int, str]:
+        hits = [(r, w) for r, w, t in side.quantified if not target or not t or t & target]
+        return max(hits, default=(0, ""))
+
+    for c, word, target in claim.quantified:
+        e, e_word = rank_on(target, evidence)
+        if (c == 3 and e < 3) or (c == 2 and e == 1):
+            out.append(
+                RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{word} (evidence: {e_word or 'none'})")
+            )
+        elif c == 1 and e == 3:
+            out.append(RiskSignal(SignalCode.QUANTIFIER_MISMATCH, f"{word} (evidence: {e_word})"))
+    for e, word, target in evidence.quantified:
+        if 0 < e < 3 and (not target or target & claim_keys):
+            c, _ = rank_on(target, claim)
+            if c == 0:
+                detail = f"unquantified (evidence: {word})"
+                out.append(RiskSignal(SignalCode.QUANTIFIER_WIDENED, detail))
+    return out
+
+
+def _conditions(claim: Mapping[str, str], evidence: Mapping[str, str]) -> list[RiskSignal]:
+    """A condition of the evidence the claim drops, or one whose kind it changes (a
+    necessary condition stated as a sufficient one: `only if` -> `if`); a claim may add a
+    sufficient condition of its own, which only narrows what it says."""
+    out = []
+    for kind, word in evidence.items():
+        if kind in claim:
+            continue
+        if kind == "proviso" and {"if", "onlyif"} & set(claim):
+            continue
+        if kind in ("if", "onlyif") and "proviso" in claim:
+            continue
+        other = {"if": "onlyif", "onlyif": "if"}.get(kind)
+        if other in claim:
+            said = claim[other]
+            out.append(RiskSignal(SignalCode.CONDITION_CHANGED, f"{said} (evidence: {word})"))
+            continue
+        out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{word} (claim: none)"))
+    for kind, word in claim.items():
+        if kind in evidence or kind in ("if", "proviso"):
+            continue
+        if kind == "onlyif" and ({"if", "proviso"} & set(evidence)):
+            continue  # reported above, or a proviso
+        out.append(RiskSignal(SignalCode.CONDITION_CHANGED, f"{word} (evidence: none)"))
+    return out
+
+
+def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
+    out = []
+    c_kinds, e_kinds = set(claim.modality), set(evidence.modality)
+    hedged_claim = bool(c_kinds & HEDGED) or bool(claim.hedge)
+    weak = sorted(e_kinds & {"possible", "typical"})
+    if weak and not (c_kinds & HEDGED):
+        said = next(iter(claim.modality.values()), "unhedged")
+        out.append(
+            RiskSignal(
+                SignalCode.MODALITY_STRENGTHENED,
+                f"{said} (evidence: {evidence.modality[weak[0]]})",
+            )
+        )
+    for kind in ("obligation", "guarantee"):
+        if kind in c_kinds and kind not in e_kinds:
+            stated = next(iter(evidence.modality.values()), "none")
+            out.append(
+                RiskSignal(
+                    SignalCode.MODALITY_STRENGTHENED, f"{claim.modality[kind]} (evidence: {stated})"
+                )
+            )
+    if "advice" in e_kinds and not hedged_claim and "obligation" not in c_kinds:
+        if not (c_kinds & {"obligation", "advice"}):
+            out.append(
+                RiskSignal(
+                    SignalCode.MODALITY_STRENGTHENED,
+                    f"unhedged (evidence: {evidence.modality['advice']})",
+                )
+            )
+    if evidence.hedge and not claim.hedge:
+        out.append(
+            RiskSignal(
+                SignalCode.MODALITY_STRENGTHENED, f"unhedged (evidence: {evidence.hedge[0]})"
+            )
+        )
+    return out
