@@ -30,6 +30,9 @@ EN_TOP_SENSES = 2
 orders senses by frequency in tagged text): `keep` ~ `maintain`, never `keep` ~ `dungeon`."""
 MAX_GROUP = 8
 """Larger groups are loose (Cilin puts 可以 among 60 words for `good`): left out."""
+ZH_MAX_GROUP = 16
+"""Cilin's `=` groups of words of two or more characters are true synonyms up to this size
+(使用 / 采用 / 运用 …); single characters, which are ambiguous, are left out first."""
 ZH_MAX_GROUPS_PER_WORD = 2
 """A Chinese word in more groups than this is too ambiguous to be matched by a synonym."""
 _AGENT = re.compile(r"(?:er|or|ist|ee|eer|ian|ant|ent)s?$")
@@ -202,7 +205,7 @@ def chinese() -> Iterator[str]:
             if isinstance(sub, list):
                 if key.endswith("="):
                     words = tuple(sorted({w for w in sub if _ZH_WORD.match(w)}))
-                    if 2 <= len(words) <= MAX_GROUP:
+                    if 2 <= len(words) <= ZH_MAX_GROUP:
                         found.append(words)
             else:
                 walk(sub)
@@ -218,7 +221,7 @@ def chinese() -> Iterator[str]:
         kept = tuple(w for w in group if count[w] <= ZH_MAX_GROUPS_PER_WORD)
         if len(kept) >= 2:
             groups.add(kept)
-    yield f"# max groups per word {ZH_MAX_GROUPS_PER_WORD}, max group size {MAX_GROUP}"
+    yield f"# max groups per word {ZH_MAX_GROUPS_PER_WORD}, max group size {ZH_MAX_GROUP}"
     yield from (f"= {' '.join(g)}" for g in sorted(groups))
 
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from stream.verify.codes import SignalCode
-from stream.verify.lexicon import keys, kind_keys, sense_keys, zh_synonyms
+from stream.verify.lexicon import claim_keys as claim_side, evidence_keys, keys, zh_synonyms
 from stream.verify.model import RiskSignal
 from stream.verify.slots import (
     ADVICE,
@@ -80,15 +80,28 @@ ADDRESSEE = frozenset(
 )
 """Who an assistant addresses (`you will get your refund`) is the reader the document's rules
 apply to, not a fact to check."""
+PRONOUNS = frozenset(
+    """него нему ним нем нём неё нее ней нею них ними этот этого этому этим этом эта этой эту
+    эти этих этими это тот того тому тем том та той ту те тех теми который которого которому
+    которым котором которая которой которую которое которые которых которыми сам сама само
+    сами самого самой самим самих свой своя своё свое свои своего своей своим своих этого
+    каждого it its they them their this these those which who whose""".split()
+)
 LIGHT_VERBS = frozenset(
     """get gets got gotten getting have has had having make makes made making
-    иметь имеет имеют""".split()
+    иметь имеет имеют являться является являются составлять составляет составляют
+    составит составить осуществлять осуществляется осуществляются производиться
+    производится производятся занимать занимает занимают займет займёт""".split()
 )
 """Verbs that carry no content of their own in `you get a refund`, `customers have 30 days`:
 the noun and the quantity they govern are what must align."""
-_GENERIC_CJK = ("本系统", "该系统", "系统", "本服务", "该服务", "服务", "平台", "产品")
+_GENERIC_CJK = ("本系统", "该系统", "本服务", "该服务", "本产品", "该产品")
 _ADDRESSEE_CJK = ("您的", "你的", "你们", "您", "你", "我们", "我司")
-_ZH_FILLERS = ("已经", "会", "了", "着", "过", "已", "被", "将", "才", "否则", "则", "就", "都")
+_ZH_FILLERS = (
+    "已经", "会", "了", "着", "过", "已", "被", "将", "才", "否则", "则", "就", "都", "为", "按",
+    "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品", "均",
+    "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
+)  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`)."""
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
@@ -104,6 +117,7 @@ _CLOSED_WORDS = frozenset(
         *(w for c in _CLASSES for w in (*c.words, *(x for p in c.phrases for x in p.split()))),
         *_CONDITION_WORDS,
         *ADDRESSEE,
+        *PRONOUNS,
         *LIGHT_VERBS,
         "will", "would", "shall", "будет", "будут", "станет", "to", "of", "be",
         "using", "via", "entitled", "eligible",
@@ -202,7 +216,7 @@ def span_keys(text: str) -> frozenset[str]:
     found: set[str] = set()
     for w in _WORD.findall(text.lower()):
         if not has_cjk(w):
-            found |= keys(w) | sense_keys(w)
+            found |= keys(w) | evidence_keys(w)
             if "-" in w:
                 for part in w.split("-"):
                     found |= keys(part)
@@ -222,6 +236,19 @@ def _facts(text: str) -> tuple[tuple[Quantity, ...], tuple[Identifier, ...]]:
 @short_cache(maxsize=1024)
 def _sentences(text: str) -> list[tuple[int, int]]:
     return split_sentences(text) or [(0, len(text))]
+
+
+def _focus(claim_keys: frozenset[str], window: str) -> str:
+    """The sentences of the span that carry the claim: slots are compared there, not in a
+    neighbouring sentence that merely shares a word with it."""
+    sentences = _sentences(window)
+    if len(sentences) == 1:
+        return window
+    shared = [len(claim_keys & span_keys(window[a:b])) for a, b in sentences]
+    best = max(shared)
+    if best == 0:
+        return window
+    return " ".join(window[a:b] for (a, b), n in zip(sentences, shared, strict=True) if n * 2 >= best)
 
 
 _SEGMENT = re.compile(
@@ -259,9 +286,19 @@ def _q(items: Iterable[Quantity], limit: int = 3) -> str:
     return ", ".join(seen[:limit]) if seen else "none"
 
 
+_CLOSED_PHRASES = re.compile(
+    r"(?<![\w-])(?:в течение|на протяжении|в пределах|с момента|со дня|с даты|по истечении|"
+    r"в случае|в размере|от имени|from the date of|from the day of|in the event of|"
+    r"in case of|by means of|in accordance with|according to)(?![\w-])",
+    re.IGNORECASE,
+)
+"""Prepositional phrases that frame a fact without adding one (`в течение 14 дней`)."""
+
+
 def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     """(lower-cased word, start, end) of the claim's Latin and Cyrillic content words."""
     out = []
+    masked = _CLOSED_PHRASES.sub(lambda m: " " * len(m.group()), masked)
     for _tok, a, b in token_spans(masked):
         raw = masked[a:b].lower()
         if has_cjk(raw) or raw[:1].isdigit():
@@ -380,7 +417,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         claim_keys |= word_keys
         if (
             not word_keys & ev_keys
-            and not kind_keys(raw) & ev_keys
+            and not claim_side(raw) & ev_keys
             and not _parts_align(raw, ev_keys)
         ):
             missing_spans.append((a, b))
@@ -409,7 +446,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
 
     # closed-class slots, compared in the clauses of the span that carry the claim
     frozen_keys = frozenset(claim_keys)
-    focus = _segments(frozen_keys, window_n)
+    focus = _segments(frozen_keys, _focus(frozen_keys, window_n))
     found, opposite = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
     mismatches += found
     states_other += opposite
@@ -520,7 +557,9 @@ _ANTONYMS: tuple[tuple[str, str], ...] = (
     ("accept", "reject"), ("enable", "disable"), ("before", "after"), ("open", "close"),
     ("safe", "unsafe"), ("effective", "ineffective"), ("gain", "loss"), ("maximum", "minimum"),
     ("разреш", "запрещ"), ("увелич", "уменьш"), ("повыш", "сниж"), ("включ", "исключ"),
-    ("максим", "миним"), ("принима", "отклоня"),
+    ("максим", "миним"), ("принима", "отклоня"), ("same", "different"), ("same", "another"),
+    ("same", "other"), ("internal", "external"), ("public", "private"), ("paid", "unpaid"),
+    ("paid", "free"), ("внутрен", "внешн"), ("платн", "бесплатн"), ("одинаков", "разн"),
     ("允许", "禁止"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("包括", "不包括"),
     ("最多", "最少"), ("接受", "拒绝"), ("开启", "关闭"),
 )  # fmt: skip

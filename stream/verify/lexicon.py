@@ -67,6 +67,60 @@ def _senses(word: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(f"h{o}" for o in own.split(",")), frozenset(f"h{u}" for u in up.split(","))
 
 
+_RU_PREFIXES = (
+    "пере", "пред", "пред", "раз", "рас", "под", "над", "без", "бес", "воз", "вос", "вз",
+    "от", "об", "вы", "за", "на", "по", "про", "при", "со", "из", "ис", "до", "с", "у", "о",
+)  # fmt: skip
+"""Verbal prefixes that make a perfective partner (делить / разделить, чистить / очистить)."""
+
+
+def _ru_verb_roots(word: str) -> list[tuple[str, str | None]]:
+    """(root, root without its prefix or None) of the verb parses of a Russian word."""
+    out = []
+    for lemma, pos in ru_lemmas(word.replace("ё", "е")):
+        if pos not in {"INFN", "VERB", "PRTF", "PRTS", "GRND"}:
+            continue
+        for root in ru_roots(lemma, shortest=3):
+            stripped = next(
+                (
+                    root[len(p) :]
+                    for p in _RU_PREFIXES
+                    if root.startswith(p) and len(root) - len(p) >= 3
+                ),
+                None,
+            )
+            out.append((root, stripped))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def claim_keys(word: str) -> frozenset[str]:
+    """What a claim's word may align with beyond `keys`: a kind of what the evidence names
+    (`fees` for `costs`), and a Russian verb's aspect partner made by a prefix (`разделить`
+    for `делить`, `делить` for `разделить`; never `выделить` for `разделить`)."""
+    if word.isascii():
+        return kind_keys(word)
+    found: set[str] = set()
+    for root, stripped in _ru_verb_roots(word):
+        found.add(f"s:{root}")
+        if stripped:
+            found.add(f"a:{stripped}")
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def evidence_keys(word: str) -> frozenset[str]:
+    """The evidence side of `claim_keys`."""
+    if word.isascii():
+        return sense_keys(word)
+    found: set[str] = set()
+    for root, stripped in _ru_verb_roots(word):
+        found.add(f"a:{root}")
+        if stripped:
+            found.add(f"s:{stripped}")
+    return frozenset(found)
+
+
 @lru_cache(maxsize=65536)
 def kind_keys(word: str) -> frozenset[str]:
     """Keys a claim's English noun has in addition to `keys`: the senses it is a kind of, so
@@ -115,14 +169,20 @@ def _morph() -> Any:
 _RU_SUFFIXES = (
     "ывание", "ивание", "ование", "евание", "ение", "ание", "яние", "тие", "ние",
     "ывать", "ивать", "овать", "евать", "вать", "ать", "ять", "еть", "ить", "уть", "оть", "ти",
+    "енный", "анный", "онный", "ённый", "ный", "ной", "ний", "ый", "ий", "ой", "ая", "ое",
+    "ие", "ия", "о", "е", "ь", "а", "я",
 )  # fmt: skip
-_RU_ALTERNATIONS = (("вл", "в"), ("бл", "б"), ("пл", "п"), ("мл", "м"), ("щ", "т"), ("ж", "д"))
+_RU_ALTERNATIONS = (
+    ("вл", ("в",)), ("бл", ("б",)), ("пл", ("п",)), ("мл", ("м",)), ("щ", ("т", "ст")),
+    ("ж", ("д", "з")), ("ч", ("т", "к")),
+)  # fmt: skip
 
 
-def ru_root(lemma: str) -> str | None:
-    """The root a Russian verb shares with its aspect partner and its action noun:
-    удалять / удалить / удаление -> удал, возвращать / возвратить / возврат -> возврат,
-    восстановить / восстановление -> восстанов. None when too short to be telling."""
+def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
+    """The roots a Russian verb shares with its aspect partner and its action noun, and an
+    adjective with its noun: удалять / удалить / удаление -> удал, возвращать / возвратить /
+    возврат -> возврат, качественный / качество -> качеств. Consonant alternations give
+    several candidates (очищать -> очист, очит). Empty when too short to be telling."""
     word = lemma[:-2] if lemma.endswith(("ся", "сь")) else lemma
     for suffix in _RU_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
@@ -130,14 +190,22 @@ def ru_root(lemma: str) -> str | None:
             break
     if word.endswith(("а", "я")) and len(word) > 4:
         word = word[:-1]
-    for tail, repl in _RU_ALTERNATIONS:
+    if word.endswith(("ыв", "ив", "им")) and len(word) >= 6:
+        word = word[:-2]  # imperfective stems: принимать / принять, показывать / показать
+    found = [word]
+    for tail, repls in _RU_ALTERNATIONS:
         if word.endswith(tail):
-            word = word[: -len(tail)] + repl
+            found = [word[: -len(tail)] + r for r in repls]
             break
-    return word if len(word) >= 4 else None
+    return tuple(w for w in found if len(w) >= shortest)
 
 
-_RU_ROOTED = frozenset({"INFN", "VERB", "PRTF", "PRTS", "GRND", "NOUN"})
+def ru_root(lemma: str) -> str | None:
+    roots = ru_roots(lemma)
+    return roots[0] if roots else None
+
+
+_RU_ROOTED = frozenset({"INFN", "VERB", "PRTF", "PRTS", "GRND", "NOUN", "ADJF", "ADJS", "ADVB"})
 """Parts of speech whose root links aspect partners and action nouns."""
 
 
@@ -166,9 +234,7 @@ def word_keys(word: str) -> frozenset[str]:
             keys.add(_stem(bare, "ru"))
             keys.update(groups.get(lemma, ()))
             if pos in _RU_ROOTED:
-                root = ru_root(bare)
-                if root:
-                    keys.add(f"r:{root}")
+                keys.update(f"r:{root}" for root in ru_roots(bare))
         return frozenset(keys)
     keys = {_stem(word, "en")}
     groups = table("en").groups

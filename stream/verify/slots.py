@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from stream.verify.codes import SignalCode
-from stream.verify.lexicon import keys
+from stream.verify.lexicon import keys, ru_lemmas
 from stream.verify.model import RiskSignal
 from stream.verify.tokens import EN_STOP, RU_STOP
 from stream.verify.units import (
@@ -45,8 +45,9 @@ POSSIBLE = WordClass.of(
     "may, might, can, could, able, allowed, permitted, possible, possibly, potentially, "
     "optionally, likely, perhaps, probably, maybe, "
     "может, могут, можно, мог, могла, могли, вправе, допускается, допускаются, разрешается, "
-    "разрешено, возможно, способен, вероятно, по-видимому, может быть, "
-    "可以, 可能, 能, 能够, 允许, 准许, 可, 有权, 或许, 也许, 大概",
+    "разрешено, возможно, способен, вероятно, по-видимому, может быть, мочь, смочь, "
+    "допускаться, разрешаться, возможный, "
+    "可以, 可能, 能, 能够, 允许, 准许, 可, 有权, 或许, 也许, 大概, 支持",
     exclude="可能性, 不可, 可是",
 )
 TYPICAL = WordClass.of(
@@ -59,15 +60,16 @@ OBLIGATION = WordClass.of(
     "must, shall, required, requires, mandatory, obliged, obligated, necessary, "
     "have to, has to, had to, need to, needs to, "
     "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
-    "нужно, надо, требуется, требуются, следует, "
-    "必须, 务必, 须, 必需, 应当, 需要, 需, 得, 要求",
-    exclude="需要的, 得到, 获得, 取得, 得以, 记得, 觉得, 值得, 使得, 显得, 懂得",
+    "нужно, надо, требуется, требуются, следует, должный, обязанный, обязать, требоваться, "
+    "необходимый, нужный, обязательный, "
+    "必须, 务必, 须, 必需, 应当, 应, 需要, 需, 得, 要求",
+    exclude="需要的, 得到, 获得, 取得, 得以, 记得, 觉得, 值得, 使得, 显得, 懂得, 应用, 相应, "
+    "反应, 供应, 适应, 响应, 效应, 对应, 应对, 应该",
 )
 ADVICE = WordClass.of(
     "should, recommended, advisable, ought, "
     "рекомендуется, рекомендуем, желательно, стоит, "
-    "应该, 应, 建议, 最好, 宜",
-    exclude="应用, 相应, 反应, 供应, 适应, 响应, 效应, 对应, 应对",
+    "应该, 建议, 最好, 宜",
 )
 GUARANTEE = WordClass.of(
     "guaranteed, guarantees, guarantee, ensures, ensure, definitely, certainly, always, "
@@ -95,7 +97,9 @@ BOUND_PHRASES = WordClass.of(
     "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
-    "limited to, capped at, "
+    "limited to, capped at, не ближе, не дальше, не реже, не чаще, как минимум, минимум, "
+    "максимум, как максимум, не менее чем, не более чем, "
+    "至少, 最多, 至多, 最少, 不超过, 以内, 以上, 以下, 之内, 超过, 低于, 高于, 少于, 多于, "
     "не более, не больше, не менее, не меньше, не позднее, не позже, не ранее, не раньше, "
     "не дольше, не свыше, не превышает, не превышать, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",
@@ -104,14 +108,16 @@ BOUND_PHRASES = WordClass.of(
 
 # conditions: `onlyif` is a necessary condition, `if` a sufficient one, `except` an exception
 _ONLY_IF = (
-    "only if", "only when", "only provided", "only where", "only in case",
+    "only if", "only when", "only provided", "only where", "only in case", "only with",
+    "only after", "only upon", "only on request",
     "только если", "только при условии", "лишь при условии", "только в случае", "лишь если",
-    "только после", "只有", "仅当", "仅在", "只在", "只能在",
+    "только после", "лишь после", "только по", "только при", "лишь при", "только с",
+    "только в том случае", "只有", "仅当", "仅在", "只在", "只能在", "须经", "必须经",
 )  # fmt: skip
 _UNLESS = (
     "unless", "except if", "except when", "except where",
     "если только не", "за исключением случаев, когда", "кроме случаев, когда",
-    "за исключением случаев", "кроме случаев", "除非",
+    "за исключением случаев", "кроме случаев", "если иное не", "除非",
 )  # fmt: skip
 _IF = (
     "if", "in case", "whenever", "если", "в случае", "если же",
@@ -186,6 +192,10 @@ class Slots:
     """Keys of every word: what the text talks about at all."""
     exclusive: tuple[str, ...]
     conditions: Mapping[str, str]
+    condition_content: Mapping[str, frozenset[str]]
+    """Keys of what a sufficient condition (`if Y`) says: a claim that states Y as a
+    restriction of its subject (`a product bought at a discount` for `if it was bought at a
+    discount`) keeps the condition."""
     modality: Mapping[str, str]
     order: Mapping[str, str]
     inference: tuple[str, ...]
@@ -215,42 +225,104 @@ def slots_of(text: str) -> Slots:
 
 
 @short_cache(maxsize=2048)
-def _condition_scan(lowered: str) -> tuple[dict[str, str], str]:
-    """Condition kinds found (kind -> word) and the text with them masked."""
+def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
+    """Condition kinds found (kind -> word), the text with them masked, and where each
+    kind's first condition word starts."""
     found: dict[str, str] = {}
+    where: dict[str, int] = {}
     masked = lowered
     for kind, heads, pattern in _CONDITION_RES:
         if not any(h in masked for h in heads):
             continue
         for m in pattern.finditer(masked):
-            found.setdefault(kind, m.group())
+            if kind not in found:
+                found[kind] = m.group()
+                where[kind] = m.start()
         masked = _mask(masked, pattern)
-    return found, masked
+    return found, masked, where
+
+
+_CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
+_WITHOUT = ("without", "без", "未经", "没有经过", "没有")
+_NEGATED_MODAL = re.compile(
+    r"\b(?:need not|needn't|do not need to|does not need to|don't need to|doesn't need to|"
+    r"do not have to|does not have to|don't have to|doesn't have to|not required to|"
+    r"не нужно|не надо|не обязан\w*|не требуется|не обязательно|не должен\w*)\b"
+    r"|不需要|无需|不必|不用|无须|不须|不一定"
+)
+"""A negated obligation (`need not`, `не нужно`, 不需要) removes the obligation and negates what
+follows: `does not need to pay` says `does not pay` (as far as a gate can tell)."""
+_BEFORE_NOUN = re.compile(r"(?<![\w-])до\s+(?=[а-яё])")
+"""`до отправки` is `before sending`; `до 20 дней` is a bound, not an order."""
+
+
+def _clauses(masked: str, lowered: str) -> list[tuple[int, int]]:
+    """Spans of the condition clauses: from a masked condition word to the clause's end."""
+    spans = []
+    for m in re.finditer(f"{_MASK}+", masked):
+        end = _CLAUSE_END.search(lowered, m.end())
+        spans.append((m.start(), end.start() if end else len(lowered)))
+    return spans
+
+
+def _clause_keys(lowered: str, at: int, clauses: list[tuple[int, int]]) -> frozenset[str]:
+    """Keys of the content words of the condition clause starting at `at`."""
+    span = next(((a, b) for a, b in clauses if a == at), None)
+    if span is None:
+        return frozenset()
+    words = [
+        w
+        for w in scan(lowered[span[0] : span[1]])[2]
+        if w not in EN_STOP and w not in RU_STOP and len(w) > 2
+    ][1:]  # the condition word itself is not content
+    return frozenset().union(*(keys(w) for w in words)) if words else frozenset()
+
+
+def _outside(text: str, spans: list[tuple[int, int]]) -> str:
+    out = list(text)
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
 
 
 def _slots(text: str) -> Slots:
     lowered = text.lower().replace("’", "'")
-    conditions, masked = _condition_scan(lowered)
+    conditions, masked, where = _condition_scan(lowered)
     conditions = dict(conditions)  # the scan is cached: never change its result
+    clauses = _clauses(masked, lowered) if conditions else []
+    condition_content = {
+        kind: _clause_keys(lowered, at, clauses) for kind, at in where.items() if kind == "if"
+    }
     masked = _mask(_mask(masked, _NEGATED_BOUND), _BOUND_PHRASE_RE)
-    words = tuple(w for w in scan(masked)[2])
-    negated = _negated(masked, words)
+    masked = _NEGATED_MODAL.sub(_keep_negation, masked)
+    words = tuple(scan(masked)[2])
+    located = _negations(masked)
+    negated = tuple(n for _, n in located)
+    main = tuple(n for pos, n in located if not any(a <= pos < b for a, b in clauses))
+    without = [n for n in negated if n[1].split()[0] in _WITHOUT]
+    if without and len(negated) >= 2 and not conditions:
+        # `without Y, X is not done` / `без Y X не выполняется` is `X only if Y`
+        conditions["onlyif"] = without[0][1]
+        negated = tuple(n for n in negated if n is not without[0])[1:]
+        main = ()
     if "unless" in conditions:
         # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
         word = conditions.pop("unless")
-        if negated:
+        if main:
             conditions["onlyif"] = word
-            negated = negated[1:]
+            negated = _without(negated, main[0])
         else:
             conditions["except"] = word
     only_if = "if" in conditions and _ONLY_SPLIT.search(masked) is not None
     if only_if:
         conditions["onlyif"] = "only … " + conditions.pop("if")  # `should only be given … if`
-    if "onlyif" in conditions and has_cjk(lowered) and "否则" in lowered and negated:
-        negated = negated[1:]  # 除非Y，否则不X
+    elif "onlyif" in conditions and main and main[0] in negated:
+        # `only if Y is X not done` says what `X unless Y` says: one canonical form
+        conditions["except"] = conditions.pop("onlyif")
+        negated = _without(negated, main[0])
     if "except" in conditions:
         negated = (*negated, *_excepted(lowered))
-    wordset = frozenset(words)
+    wordset = _with_lemmas(words)
     freq_free = _mask(masked, _FREQUENCY_PHRASE)
     modality = {
         kind: hit[0] for kind, cls in MODALITY.items() if (hit := cls.find(masked, wordset))
@@ -258,23 +330,57 @@ def _slots(text: str) -> Slots:
     if _IMPERATIVE.search(text):
         modality.setdefault("obligation", "(instruction)")
     order = {}
+    plain = scan(lowered)
     for kind, cls in (("before", BEFORE), ("after", AFTER), ("more", MORE), ("less", LESS)):
-        hit = cls.find(masked, wordset)
+        hit = cls.find(plain[0], plain[1])
         if hit:
             order[kind] = hit[0]
     if _WITHIN_OF.search(lowered):
         order.setdefault("after", "within … of")
+    if _BEFORE_NOUN.search(lowered):
+        order.setdefault("before", "до")
     return Slots(
         negated=negated,
         quantified=_quantified(freq_free),
         content=frozenset().union(*(keys(w) for w in words)) if words else frozenset(),
         exclusive=() if only_if else tuple(EXCLUSIVE.find(masked, wordset)),
         conditions=conditions,
+        condition_content=condition_content,
         modality=modality,
         order=order,
-        inference=tuple(INFERENCE.find(lowered, scan(lowered)[1])),
+        inference=tuple(INFERENCE.find(lowered, plain[1])),
         hedge=tuple(HEDGE.find(masked, wordset)),
     )
+
+
+Negation = tuple[frozenset[str], str]
+
+
+def _without(negated: tuple[Negation, ...], one: Negation) -> tuple[Negation, ...]:
+    """`negated` less the first entry equal to `one`."""
+    out = list(negated)
+    if one in out:
+        out.remove(one)
+    return tuple(out)
+
+
+def _keep_negation(m: re.Match[str]) -> str:
+    """Mask a negated modal but its negation word: `не нужно` -> `не □□□□□`."""
+    text = m.group()
+    neg = re.match(r"(?:not|don't|doesn't|do not|does not|need not|не|不|无|不必)", text)
+    head = "not" if text.startswith("need") else (neg.group() if neg else "")
+    if text.startswith("need") or text.startswith("not"):
+        head = "not"
+    return head + _MASK * (len(text) - len(head))
+
+
+def _with_lemmas(words: tuple[str, ...]) -> frozenset[str]:
+    """The words and, for Russian ones, their lemmas: `можете` is a form of `мочь`."""
+    found = set(words)
+    for w in words:
+        if w[:1] >= "\u0400" and w[:1] <= "\u04ff":
+            found.update(lemma for lemma, _ in ru_lemmas(w)[:1])
+    return frozenset(found)
 
 
 _CONTENT_AHEAD = 2
@@ -296,33 +402,59 @@ def _targets(words: Iterable[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _negated(lowered: str, words: tuple[str, ...]) -> tuple[tuple[frozenset[str], str], ...]:
-    """What each negation negates: the keys of the next content words (`not kept` -> keep,
-    `не подозревают`, `不支持` -> 支持), with how it was written; empty keys when nothing
-    follows. Comparing what is negated, not mere counts, ties a negation to its clause."""
-    out: list[tuple[frozenset[str], str]] = []
-    for i, word in enumerate(words):
+_ZH_AUX = frozenset(
+    "能 可以 可 会 支持 予 予以 得 应 需要 需 必 用 是 被 在 将 再 允许 能够 准".split()
+)
+"""Auxiliaries between a Chinese negation and what it negates: 不支持退货 / 不能退货 / 不予退还."""
+_WORD_AT = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+
+
+def _negations(text: str) -> list[tuple[int, Negation]]:
+    """(position, (keys of what is negated, the negation as written)) of every negation:
+    the next content words (`not kept` -> keep, `не подозревают`), or, for a negation that
+    ends its clause (`вернуть нельзя`), the content words before it; for Chinese the word
+    after any auxiliary (`不支持退货` -> 退货). Comparing what is negated, not mere counts,
+    ties a negation to its clause."""
+    out: list[tuple[int, Negation]] = []
+    found = list(_WORD_AT.finditer(text))
+    words = [m.group() for m in found]
+    for i, m in enumerate(found):
+        word = m.group()
         if word not in NEGATION.words:
             continue
         ahead = words[i + 1 : i + 6]
         target = _targets(ahead)
-        shown = " ".join((word, *(w for w in ahead[:2])))
-        out.append((target, shown))
-    if has_cjk(lowered):
-        masked = lowered
+        if not target:
+            target = _targets(reversed(words[max(0, i - 3) : i]))
+        out.append((m.start(), (target, " ".join((word, *ahead[:2])))))
+    if has_cjk(text):
+        masked = text
         for ex in NEGATION.cjk_exclude:
             masked = masked.replace(ex, _MASK * len(ex))
         for m in _ZH_NEG.finditer(masked):
-            follow = lowered[m.end() : m.end() + 4].strip()
-            word = follow[:2] if len(follow) >= 2 and has_cjk(follow[:2]) else ""
-            out.append((keys(word) if word else frozenset(), m.group() + follow[:2]))
-    return tuple(out)
+            follow = [w for w in _zh_words(text[m.end() : m.end() + 12]) if w.strip()]
+            while follow and (follow[0] in _ZH_AUX or not has_cjk(follow[0]) or len(follow[0]) < 2):
+                follow = follow[1:]
+            word = follow[0] if follow else ""
+            out.append((m.start(), (keys(word) if word else frozenset(), m.group() + word)))
+    return out
+
+
+def _negated(lowered: str, words: tuple[str, ...] = ()) -> tuple[Negation, ...]:
+    return tuple(n for _, n in _negations(lowered))
+
+
+def _zh_words(text: str) -> tuple[str, ...]:
+    from stream.verify.align import zh_words
+
+    return zh_words(text)
 
 
 _RANKS = ((3, UNIVERSAL), (2, MAJORITY), (1, SOME))
 
 
 def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
+    """(rank, quantifier, keys of what it quantifies) of every quantifier of the text."""
     out = []
     words = scan(lowered)[2]
     for i, word in enumerate(words):
@@ -339,11 +471,8 @@ def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
                 at = lowered.find(w)
                 if at >= 0:
                     follow = lowered[at + len(w) : at + len(w) + 4].strip("的 ")
-                    target = (
-                        keys(follow[:2])
-                        if len(follow) >= 2 and has_cjk(follow[:2])
-                        else frozenset()
-                    )
+                    head = follow[:2]
+                    target = keys(head) if len(head) == 2 and has_cjk(head) else frozenset()
                     out.append((rank, w, target))
     return tuple(out)
 
@@ -393,6 +522,16 @@ def compare(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
     out += _conditions(claim.conditions, evidence.conditions)
+    out = [
+        o
+        for o in out
+        if not (
+            o.code is SignalCode.CONDITION_DROPPED
+            and "if" in evidence.conditions
+            and o.detail.startswith(evidence.conditions["if"] + " ")
+            and _restated(evidence.condition_content.get("if", frozenset()), claim_keys)
+        )
+    ]
     out += _modality(claim, evidence)
     for kind, word in claim.order.items():
         if kind not in evidence.order:
@@ -405,6 +544,14 @@ def compare(
         if cue not in evidence.inference:
             out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
     return out, opposite
+
+
+def _restated(condition: frozenset[str], claim_keys: frozenset[str]) -> bool:
+    return (
+        bool(condition)
+        and len(condition & claim_keys) * 3 >= len(condition) * 2
+        and bool(condition & claim_keys)
+    )
 
 
 def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> list[RiskSignal]:

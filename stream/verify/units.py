@@ -118,6 +118,10 @@ def zh_number(run: str) -> float | None:
 
 
 _ZH_RUN = re.compile(f"(第?)([{ZH_NUMERALS}]+)(?=({'|'.join(ZH_CLASSIFIERS)}))")
+_ZH_ARTICLE = re.compile(
+    "(?<![每第这那哪])一(?=[个名位种家项条份件])(?![个名位种家项条份件][月小])"
+)
+"""`一个订单` is "an order", not a count of one: 一 before a noun's classifier stays a word."""
 
 
 def normalize_zh(text: str) -> str:
@@ -127,6 +131,8 @@ def normalize_zh(text: str) -> str:
         return text
 
     def repl(m: re.Match[str]) -> str:
+        if m.group(2) == "一" and _ZH_ARTICLE.match(text, m.start(2)):
+            return m.group(0)
         value = zh_number(m.group(2))
         if value is None:
             return m.group(0)
@@ -180,7 +186,7 @@ UNITS: dict[str, str] = {form: canon for canon, forms in _UNIT_FORMS for form in
 _CJK_UNITS = sorted((u for u in UNITS if has_cjk(u)), key=len)[::-1]
 _PHRASE_UNITS = sorted((u for u in UNITS if " " in u), key=len)[::-1]
 FREQUENCY_UNITS = frozenset({"s", "min", "h", "d", "wk", "mo", "yr"})
-_PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого"
+_PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого|раз в|один раз в|once per"
 _FREQ_ADVERBS = {
     "hourly": "h", "daily": "d", "weekly": "wk", "monthly": "mo", "annually": "yr",
     "yearly": "yr", "nightly": "d", "ежечасно": "h", "ежедневно": "d", "еженедельно": "wk",
@@ -259,10 +265,11 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
         if head and head.group() == word and word not in SCALES:
             # one qualifier between number and unit: `30 календарных дней`, `5 business days`
             after = _AFTER.match(rest[m.end() :])
-            if after and after.group(1).lower() in UNITS and after.group(1)[:1] != "-":
-                unit_word = after.group(1).lower()
+            unit_word = after.group(1).lower().rstrip(".") if after else ""
+            if unit_word in UNITS and after is not None and after.group(1)[:1] != "-":
                 if len(unit_word) > 2:
-                    return UNITS[unit_word], end + m.end() + after.end(), scale
+                    dots = len(after.group(1)) - len(after.group(1).rstrip("."))
+                    return UNITS[unit_word], end + m.end() + after.end() - dots, scale
     return None, end, scale
 
 
@@ -351,6 +358,13 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         unit = UNITS.get(m.group(2))
         if unit is not None and not any(q.text.lower() == m.group(1) for q in out):
             out.append(Quantity("1", unit, text[m.start(1) : m.end(1)]))
+    for m in _RU_BARE_UNIT.finditer(lowered):
+        unit = UNITS.get(m.group(1))
+        if unit is not None and not any(
+            m.start(1) < text.find(q.text) + len(q.text) and text.find(q.text) <= m.start(1)
+            for q in out
+        ):
+            out.append(Quantity("1", unit, text[m.start(1) : m.end(1)]))
     if has_cjk(text):
         for m in _ZH_HALF.finditer(text):
             out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
@@ -376,7 +390,11 @@ _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "полдня": ("0.5", "d"), "полгода": ("6", "mo"), "полугода": ("6", "mo"),
     "сутки": ("1", "d"), "суток": ("1", "d"), "сутками": ("1", "d"),
     "a quarter": ("3", "mo"), "quarter": ("3", "mo"), "квартал": ("3", "mo"),
-    "квартала": ("3", "mo"),
+    "квартала": ("3", "mo"), "четверть часа": ("15", "min"), "четверти часа": ("15", "min"),
+    "a quarter of an hour": ("15", "min"), "quarter of an hour": ("15", "min"),
+    "двое суток": ("2", "d"), "трое суток": ("3", "d"), "четверо суток": ("4", "d"),
+    "полтора часа": ("1.5", "h"), "полутора часов": ("1.5", "h"),
+    "an hour and a half": ("1.5", "h"), "one and a half hours": ("1.5", "h"),
 }  # fmt: skip
 _PHRASE_QUANTITY = re.compile(
     r"(?<![\w-])(?:(?:в течение|за|в|через|раз в|once|every|each|per|within|for|in|after)\s+)?("
@@ -389,6 +407,12 @@ _ARTICLE_UNIT = re.compile(
 )
 """`within a week`, `once a day`, `for an hour`: the article counts one of the unit."""
 _ZH_HALF = re.compile(r"半个?(小时|天|年|月)")
+_RU_BARE_UNIT = re.compile(
+    r"(?<![\w-])(?:в течение|на|за|через|целый|целую|ровно|хранятся|хранится|действует|"
+    r"действителен|действительна|длится|составляет|—)\s+(год|месяц|неделю|сутки|час|минуту)"
+    r"(?![\w-])"
+)
+"""A Russian time noun with no number counts one (`хранятся год`, `в течение суток`)."""
 
 
 _EXACT: dict[str, tuple[str, float]] = {
@@ -480,7 +504,8 @@ NEGATION = WordClass.of(
     "не, нет, ни, никогда, ничего, никто, нельзя, без, "
     "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
-    "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错",
+    "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
+    "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",
 )
 UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, "
@@ -511,8 +536,8 @@ HEDGE = WordClass.of(
 """Non-factual frames (`tried to`, `allegedly`, `planned`): evidence that only says someone
 tried to do X does not say X happened. Epistemic hedges (`may`, `likely`) are modality, in
 `stream.verify.slots`."""
-BEFORE = WordClass.of("before, prior to, earlier than, перед, прежде, 之前, 以前")
-AFTER = WordClass.of("after, following, later than, после, спустя, 之后, 以后")
+BEFORE = WordClass.of("before, prior to, earlier than, перед, прежде, 之前, 以前, 前")
+AFTER = WordClass.of("after, following, later than, после, спустя, 之后, 以后, 后, 起")
 MORE = WordClass.of("more, greater, больше, более, 更多")
 LESS = WordClass.of("less, fewer, меньше, менее, 更少")
 INFERENCE = WordClass.of(
@@ -530,13 +555,16 @@ _BOUND_WORDS: dict[str, str] = {
          "до", "менее", "максимум", "не свыше", "в пределах", "smaller than", "shorter than",
          "lower than", "no later than", "not later than", "limited to", "capped at",
          "no longer than", "not longer than", "may not exceed", "must not exceed",
-         "does not exceed", "not exceed", "не позднее", "не дольше", "не выше", "ниже"),
+         "does not exceed", "not exceed", "не позднее", "не дольше", "не выше", "ниже",
+         "не позднее чем через", "не позже чем через", "не позднее чем", "не позже чем",
+         "не дальше", "не чаще", "не более чем", "не более чем за"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "more than", "over", "above", "after",
          "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "beyond",
          "longer than", "later than", "larger than", "bigger than", "higher than",
          "no earlier than", "no fewer than", "не ранее", "не раньше", "выше", "не менее",
+         "не ближе", "не реже", "как минимум", "не менее чем",
          "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше"), "lower"),
 }  # fmt: skip
 _BOUND_RE = re.compile(
