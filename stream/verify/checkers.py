@@ -384,11 +384,16 @@ class RulesChecker:
 
         aligned_share = 1.0 - aligned.unaligned_weight
         if p_entail >= cfg.entail_threshold and not vetoes and not gap and complete:
+            read = "; ".join(
+                f"{word!r} read as a paraphrase of {' / '.join(map(repr, spare))}"
+                for word, spare in aligned.paraphrased
+            )
             return result(
                 Verdict.ENTAILED,
                 p_entail,
                 SupportStatus.SUPPORTED,
-                f"every unit of the claim aligns with the evidence (p={p_entail:.2f})",
+                f"every unit of the claim aligns with the evidence (p={p_entail:.2f})"
+                + (f"; {read}" if read else ""),
                 parts=(),
             )
         # `contradicted` needs a slot of the aligned span with another value, named on both

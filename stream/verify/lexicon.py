@@ -28,14 +28,33 @@ _DATA = Path(__file__).parent / "data"
 class Table:
     """Synonym groups, derivation pairs and irregular forms of one language."""
 
-    __slots__ = ("bases", "groups", "kinds")
+    __slots__ = ("antonyms", "bases", "fields", "groups", "kinds", "pos")
 
     def __init__(self, language: str, text: str) -> None:
         groups: dict[str, list[str]] = {}
         bases: dict[str, list[str]] = {}
         self.kinds: dict[str, str] = {}
+        self.pos: dict[str, frozenset[str]] = {}
+        antonyms: dict[str, set[str]] = {}
+        fields: dict[str, list[str]] = {}
         for n, line in enumerate(text.splitlines()):
             kind, _, rest = line.partition(" ")
+            if kind.startswith("@"):
+                self.pos[kind[1:]] = frozenset(rest.split())
+                continue
+            if kind == "%":
+                code, _, members = rest.partition(" ")
+                if language == "en":  # `% word sense,sense,…`
+                    fields[code] = [f"en%{m}" for m in members.split(",")]
+                else:  # `% class word word …`
+                    for w in members.split():
+                        fields.setdefault(w, []).append(f"{language}%{code}")
+                continue
+            if kind == "!":
+                a, _, b = rest.partition(" ")
+                antonyms.setdefault(a, set()).add(b)
+                antonyms.setdefault(b, set()).add(a)
+                continue
             if kind == "^":
                 word, _, senses = rest.partition(" ")
                 self.kinds[word] = senses  # parsed on use: most words are never asked for
@@ -49,6 +68,8 @@ class Table:
                 for form in words[1:]:
                     bases.setdefault(form, []).append(words[0])
         self.groups = {w: tuple(k) for w, k in groups.items()}
+        self.antonyms = {w: frozenset(v) for w, v in antonyms.items()}
+        self.fields = {w: frozenset(v) for w, v in fields.items()}
         self.bases = {w: tuple(b) for w, b in bases.items()}
 
 
@@ -148,13 +169,14 @@ _DETACH = (
 
 def _en_bases(word: str) -> tuple[str, ...]:
     t = table("en")
+    known = (t.groups, t.kinds, t.antonyms, t.fields, t.pos.get("v", ()), t.pos.get("vn", ()))
     found = list(t.bases.get(word, ()))
-    if word in t.groups or word in t.kinds:
+    if any(word in k for k in known):
         found.append(word)
     for suffix, repl in _DETACH:
         if word.endswith(suffix) and len(word) - len(suffix) >= 2:
             base = word[: -len(suffix)] + repl
-            if base in t.groups or base in t.kinds:
+            if any(base in k for k in known):
                 found.append(base)
     return tuple(dict.fromkeys(found))
 
@@ -273,3 +295,53 @@ def keys(word: str) -> frozenset[str]:
     if any("\u3400" <= c <= "\u9fff" for c in word):
         return frozenset({word, *_zh_groups().get(word, ())})
     return word_keys(word.lower())
+
+
+_EN_AUX = frozenset(
+    """to will would can could may might must should shall do does did not never also
+    i you we they he she it who which that""".split()
+)
+
+
+def predicate(word: str, before: str = "") -> bool:
+    """Whether a Latin or Cyrillic word is a verb or an adverb: the words a paraphrase swaps
+    most freely (`issued` / `processed`, `хранятся` / `содержатся`). English words that are
+    nouns too count when inflected as verbs or after an auxiliary (`to change`, `changed`)."""
+    word = word.lower()
+    if any("\u0400" <= c <= "\u04ff" for c in word):
+        parses = ru_lemmas(word)
+        return bool(parses) and parses[0][1] in {"VERB", "INFN", "PRTS", "GRND", "ADVB"}
+    pos = table("en").pos
+    bases = _en_bases(word) or (word,)
+    if any(b in pos.get("v", ()) or b in pos.get("r", ()) for b in bases) or word.endswith("ly"):
+        return True
+    if any(b in pos.get("vn", ()) for b in bases):
+        return word.endswith(("ed", "ing")) or before.lower() in _EN_AUX
+    return False
+
+
+def opposite(a: str, b: str) -> bool:
+    """WordNet antonyms (`accept` / `reject`, `include` / `exclude`) between two English
+    words, in any of their base forms."""
+    if not (a.isascii() and b.isascii()):
+        return False
+    t = table("en")
+    bases_b = set(_en_bases(b.lower()) or (b.lower(),))
+    for base in _en_bases(a.lower()) or (a.lower(),):
+        if t.antonyms.get(base, frozenset()) & bases_b:
+            return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def fields(word: str) -> frozenset[str]:
+    """The semantic field of an English verb (its first WordNet senses and their hypernyms two
+    steps up) or of a Chinese word (its small Cilin class): a paraphrased verb must share one
+    with the evidence word it stands for (`submitted` / `sent`, never `compressed` /
+    `encrypted`). Empty for Russian, whose tables have no fields."""
+    if any("\u3400" <= c <= "\u9fff" for c in word):
+        return table("zh").fields.get(word, frozenset())
+    if not word.isascii():
+        return frozenset()
+    t = table("en")
+    return frozenset().union(*(t.fields.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),)))

@@ -76,10 +76,14 @@ GUARANTEE = WordClass.of(
     "гарантирует, гарантированно, гарантировано, гарантия, всегда, несомненно, непременно, "
     "一定, 必然, 必定, 保证, 肯定, 绝对, 确保, 总是, 始终",
 )
+_FUTURE = WordClass.of("will, shall, будет, будут, станет, 会, 将, 将会")
+STRICT = WordClass.of("必须, 务必, 必需, 一定要, обязательно, непременно, mandatory, compulsory")
+"""The strongest obligation words: `必须` says more than `应` or `需要`."""
 MODALITY: dict[str, WordClass] = {
     "possible": POSSIBLE,
     "typical": TYPICAL,
     "obligation": OBLIGATION,
+    "strict": STRICT,
     "advice": ADVICE,
     "guarantee": GUARANTEE,
 }
@@ -120,12 +124,12 @@ _UNLESS = (
     "за исключением случаев", "кроме случаев", "если иное не", "除非",
 )  # fmt: skip
 _IF = (
-    "if", "in case", "whenever", "если", "в случае", "если же",
-    "如果", "若", "假如", "倘若", "一旦", "的话",
+    "if", "in case", "whenever", "as long as", "so long as", "если", "в случае", "если же",
+    "如果", "若", "假如", "倘若", "一旦", "的话", "只要",
 )  # fmt: skip
 _PROVISO = (
-    "provided that", "provided", "as long as", "so long as", "on condition that",
-    "при условии, что", "при условии", "при том условии", "只要", "前提是",
+    "provided that", "provided", "on condition that",
+    "при условии, что", "при условии", "при том условии", "前提是",
 )  # fmt: skip
 """`provided`, `as long as` are read both ways in practice: they agree with `if` and `only if`."""
 _EXCEPT = (
@@ -143,6 +147,7 @@ def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
 
 
 _EXCEPT_RE = _alternation(_EXCEPT)
+_ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,12}?[外以]")
 _BOUND_PHRASE_RE = _alternation((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk))
 _CONDITION_RES = tuple(
     (
@@ -200,6 +205,9 @@ class Slots:
     order: Mapping[str, str]
     inference: tuple[str, ...]
     hedge: tuple[str, ...]
+    future: str = ""
+    """A future marker of the claim (`will`, `будет`, 会): no modality, but named when it
+    states as certain what the evidence says may happen."""
 
 
 _NEG_SKIP = frozenset(
@@ -239,6 +247,12 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
                 found[kind] = m.group()
                 where[kind] = m.start()
         masked = _mask(masked, pattern)
+    if has_cjk(masked):
+        m = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
+        if m is not None:
+            found.setdefault("except", "除…外")
+            where.setdefault("except", m.start())
+            masked = masked[: m.start()] + _MASK + masked[m.start() + 1 :]
     return found, masked, where
 
 
@@ -350,6 +364,7 @@ def _slots(text: str) -> Slots:
         order=order,
         inference=tuple(INFERENCE.find(lowered, plain[1])),
         hedge=tuple(HEDGE.find(masked, wordset)),
+        future=next(iter(_FUTURE.find(masked, wordset)), ""),
     )
 
 
@@ -383,15 +398,25 @@ def _with_lemmas(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(found)
 
 
-_CONTENT_AHEAD = 2
-"""A negation applies to the next content words (`not kept`, `не на срочных контрактах`)."""
+_CONTENT_AHEAD = 1
+"""A negation applies to the next content word (`not kept`, `не на срочных контрактах`)."""
+
+
+_MODAL_WORDS = frozenset(w for c in (POSSIBLE, OBLIGATION, ADVICE) for w in c.words)
+"""A negated modal negates what follows it: `не может превышать` negates `превышать`."""
 
 
 def _targets(words: Iterable[str]) -> frozenset[str]:
     found: set[str] = set()
     n = 0
     for word in words:
-        if word in _NEG_SKIP or word in NEGATION.words or word in EN_STOP or word in RU_STOP:
+        if (
+            word in _NEG_SKIP
+            or word in NEGATION.words
+            or word in EN_STOP
+            or word in RU_STOP
+            or word in _MODAL_WORDS
+        ):
             continue
         if len(word) < 2:
             continue
@@ -614,14 +639,14 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     hedged_claim = bool(c_kinds & HEDGED) or bool(claim.hedge)
     weak = sorted(e_kinds & {"possible", "typical"})
     if weak and not (c_kinds & HEDGED):
-        said = next(iter(claim.modality.values()), "unhedged")
+        said = next(iter(claim.modality.values()), claim.future or "unhedged")
         out.append(
             RiskSignal(
                 SignalCode.MODALITY_STRENGTHENED,
                 f"{said} (evidence: {evidence.modality[weak[0]]})",
             )
         )
-    for kind in ("obligation", "guarantee"):
+    for kind in ("obligation", "strict", "guarantee"):
         if kind in c_kinds and kind not in e_kinds:
             stated = next(iter(evidence.modality.values()), "none")
             out.append(

@@ -156,6 +156,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("h", ("h", "hr", "hrs", "hour", "hours", "час", "часа", "часов", "часу", "часах",
            "小时", "个小时", "钟头")),
     ("d", ("day", "days", "день", "дня", "дней", "дни", "днях", "суток", "сутки", "天", "日")),
+    ("bd", ("工作日", "个工作日")),
     ("wk", ("week", "weeks", "неделя", "недели", "недель", "неделю", "неделях", "周", "星期",
             "个星期")),
     ("mo", ("month", "months", "месяц", "месяца", "месяцев", "месяцах", "个月", "月")),
@@ -170,7 +171,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mbps", ("mbps", "мбит/с")),
     ("gbps", ("gbps", "гбит/с")),
     ("mg", ("mg", "мг", "milligram", "milligrams", "毫克")),
-    ("g", ("g", "gram", "grams", "г", "грамм", "克")),
+    ("g", ("g", "gram", "grams", "г", "грамм", "грамма", "граммов", "克")),
     ("kg", ("kg", "кг", "kilogram", "kilograms", "公斤", "千克")),
     ("ml", ("ml", "мл", "milliliter", "milliliters", "毫升")),
     ("km", ("km", "км", "kilometer", "kilometers", "kilometres", "公里")),
@@ -269,8 +270,16 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
             if unit_word in UNITS and after is not None and after.group(1)[:1] != "-":
                 if len(unit_word) > 2:
                     dots = len(after.group(1)) - len(after.group(1).rstrip("."))
-                    return UNITS[unit_word], end + m.end() + after.end() - dots, scale
+                    unit = UNITS[unit_word]
+                    if word in _BUSINESS and unit in ("d", "h", "wk"):
+                        unit = "b" + unit  # working days are no fixed number of hours
+                    return unit, end + m.end() + after.end() - dots, scale
     return None, end, scale
+
+
+_BUSINESS = frozenset(
+    """business working work рабочих рабочие рабочий рабочего рабочем рабочему""".split()
+)
 
 
 def _value(raw: str, scale: float) -> str:
@@ -436,6 +445,32 @@ def magnitude(q: Quantity) -> tuple[float, str] | None:
         return None
 
 
+_APPROX: dict[str, tuple[str, float]] = {
+    **_EXACT,
+    "mo": ("s", 2_629_800.0), "yr": ("s", 31_557_600.0), "bd": ("s", 86400.0),
+    "bh": ("s", 3600.0), "bwk": ("s", 604800.0),
+    "kb": ("byte", 1e3), "mb": ("byte", 1e6), "gb": ("byte", 1e9), "tb": ("byte", 1e12),
+}  # fmt: skip
+"""Rough sizes for telling a different amount from an inexact rewording of the same one."""
+
+
+def clearly_different(a: Quantity, b: Quantity) -> bool | None:
+    """Whether two amounts of one kind differ by more than half (8 hours vs 8 days: a
+    different value), rather than being near-equal wordings (30 days vs a month: inexact).
+    None when they are not amounts of one kind."""
+    if a.unit not in _APPROX or b.unit not in _APPROX:
+        return None
+    (ka, fa), (kb, fb) = _APPROX[a.unit], _APPROX[b.unit]
+    if ka != kb:
+        return None
+    try:
+        x, y = float(a.value) * fa, float(b.value) * fb
+    except ValueError:
+        return None
+    low, high = sorted((x, y))
+    return low <= 0 or high / low > 1.5
+
+
 def same_amount(a: Quantity, b: Quantity) -> bool:
     """The same value in the same unit, or the same amount in exactly convertible units."""
     if a.value == b.value and a.unit == b.unit:
@@ -511,7 +546,7 @@ UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
     "каждого, каждому, любой, любые, любого, всегда, "
-    "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 总是, 全都",
+    "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 总是, 全都, 都, 均, 一律",
 )
 MAJORITY = WordClass.of(
     "most, many, majority, "
