@@ -214,16 +214,27 @@ def _rjieba() -> Any:
 
 
 def _mask_closed(text: str) -> str:
-    """CJK closed-class words become spaces so content words never straddle them."""
+    """CJK closed-class words of two or more characters become spaces so content words never
+    straddle them (single characters are left to the segmenter: `为` is a word, `认为` not)."""
     if not has_cjk(text):
         return text
     for w in _CLOSED_CJK:
-        if w in text:
+        if len(w) > 1 and w in text:
             text = text.replace(w, " " * len(w))  # same length: spans stay claim offsets
     return text
 
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_CLOSED_CHARS = frozenset(
+    {
+        *(w for w in _CLOSED_CJK if len(w) == 1),
+        *"里中要有内",
+        "一个", "一名", "一位", "一种", "一家", "一项", "一条", "一份", "一件",
+    }
+)
+"""Chinese words skipped whole: single-character particles, prepositions and closed-class
+words, and the indefinite `一个` (a, an)."""
+_WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+(?:['’-][A-Za-z\u00c0-\u024f\u0400-\u04ff]+)*")
+"""A Latin or Cyrillic word, also when glued to Chinese text (`OA系统`, `UTC时间`)."""
 
 
 @short_cache(maxsize=1024)
@@ -416,7 +427,9 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             f"{q.text} (evidence: {_q(alike or counted or ev_quantities)})",
         )
         mismatches.append(signal)
-        if counted or (alike and all(clearly_different(q, e) is not False for e in alike)):
+        if counted or any(e.unit == q.unit for e in alike) or (
+            alike and all(clearly_different(q, e) is not False for e in alike)
+        ):
             states_other.append(signal)  # the same kind of amount, another value
 
     # content words (Latin, Cyrillic) and Chinese words
@@ -453,7 +466,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         for word in zh_words(masked):
             start = masked.find(word, pos)
             pos = start + len(word)
-            if not has_cjk(word) or all(c in ZH_STOP_CHARS for c in word):
+            if not has_cjk(word) or all(c in ZH_STOP_CHARS for c in word) or word in _CLOSED_CHARS:
                 continue
             if any(x <= start and start + len(word) <= y for x, y in spans_ok):
                 continue
@@ -565,7 +578,7 @@ def _spare_words(focus: str, claim_keys: frozenset[str]) -> list[str]:
             spare.append(w)
     if has_cjk(focus):
         for w in zh_words(_mask_closed(normalize_zh(focus))):
-            if has_cjk(w) and len(w) >= 2 and not keys(w) & claim_keys:
+            if has_cjk(w) and len(w) >= 2 and w not in _CLOSED_CHARS and not keys(w) & claim_keys:
                 spare.append(w)
     return list(dict.fromkeys(spare))
 

@@ -257,7 +257,9 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
 
 
 _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
-_WITHOUT = ("without", "без", "未经", "没有经过", "没有")
+_WITHOUT = ("without", "без", "没有经过", "没有")
+_ZH_WITHOUT = re.compile("未经|未获|没有经过")
+"""`未经Y，不得X` (without Y, no X): X only if Y."""
 _NEGATED_MODAL = re.compile(
     r"\b(?:need not|needn't|do not need to|does not need to|don't need to|doesn't need to|"
     r"do not have to|does not have to|don't have to|doesn't have to|not required to|"
@@ -266,6 +268,11 @@ _NEGATED_MODAL = re.compile(
 )
 """A negated obligation (`need not`, `не нужно`, 不需要) removes the obligation and negates what
 follows: `does not need to pay` says `does not pay` (as far as a gate can tell)."""
+_NEGATED_POSSIBLE = re.compile(
+    r"\b(?:not|never)\s+(?:be\s+)?(?:able|allowed|permitted|possible)\b|\b(?:may|can|could)\s+not\b"
+    r"|\bне\s+(?:может|могут|можете|можно|мочь|сможет|смогут|допускается|разрешается)\b"
+    r"|不能|不可以|不可|无法|没法|不允许|不得|不准"
+)
 _BEFORE_NOUN = re.compile(r"(?<![\w-])до\s+(?=[а-яё])")
 """`до отправки` is `before sending`; `до 20 дней` is a bound, not an order."""
 
@@ -314,7 +321,11 @@ def _slots(text: str) -> Slots:
     negated = tuple(n for _, n in located)
     main = tuple(n for pos, n in located if not any(a <= pos < b for a, b in clauses))
     without = [n for n in negated if n[1].split()[0] in _WITHOUT]
-    if without and len(negated) >= 2 and not conditions:
+    if has_cjk(lowered) and _ZH_WITHOUT.search(lowered) and negated and not conditions:
+        conditions["onlyif"] = _ZH_WITHOUT.search(lowered).group()  # type: ignore[union-attr]
+        negated = negated[1:]
+        main = ()
+    elif without and len(negated) >= 2 and not conditions:
         # `without Y, X is not done` / `без Y X не выполняется` is `X only if Y`
         conditions["onlyif"] = without[0][1]
         negated = tuple(n for n in negated if n is not without[0])[1:]
@@ -341,6 +352,8 @@ def _slots(text: str) -> Slots:
     modality = {
         kind: hit[0] for kind, cls in MODALITY.items() if (hit := cls.find(masked, wordset))
     }
+    if "possible" in modality and _NEGATED_POSSIBLE.search(lowered):
+        del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
     if _IMPERATIVE.search(text):
         modality.setdefault("obligation", "(instruction)")
     order = {}
@@ -542,11 +555,13 @@ def compare(
         if unmatched_evidence or any(c[0] & evidence.content for c in unmatched_claim):
             opposite.append(signal)
     out += _quantifiers(claim, evidence, claim_keys)
-    if claim.exclusive and not evidence.exclusive:
+    if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
         out.append(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
     out += _conditions(claim.conditions, evidence.conditions)
+    if "onlyif" in evidence.conditions and "onlyif" not in claim.conditions and claim.exclusive:
+        out = [o for o in out if not (o.code is SignalCode.CONDITION_DROPPED and "only" not in o.detail and o.detail.startswith(evidence.conditions["onlyif"]))]
     out = [
         o
         for o in out

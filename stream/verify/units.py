@@ -98,6 +98,10 @@ ZH_CLASSIFIERS = (
 )  # fmt: skip
 
 
+_COUNTERS = frozenset("个名位家项次台条人种份张层级款部座所门节篇本件只头批轮组道片粒袋瓶支")
+"""Chinese classifiers that are no unit of measure: what is counted."""
+
+
 def zh_number(run: str) -> float | None:
     """Value of a run of Chinese numerals (`二十五` 25, `两千` 2000, `三万五千` 35000)."""
     total, section, digit = 0, 0, None
@@ -256,6 +260,9 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
     for cjk in _CJK_UNITS:
         if stripped.startswith(cjk):
             return UNITS[cjk], end + len(lowered) - len(stripped) + len(cjk), scale
+    if stripped[:1] and stripped[:1] in _COUNTERS:
+        # a Chinese classifier counts something: 5次 and 2次 are counts of one kind
+        return f"cl:{stripped[0]}", end + len(lowered) - len(stripped) + 1, scale
     if m:
         word = m.group(1).lower()
         if word in UNITS:
@@ -328,8 +335,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     taken = [(m.start(3), m.end(3)) for m in _IDENT.finditer(text) if _is_ident(m)]
     out: list[Quantity] = []
     for m in _NUMBER.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
-            continue
+        if any(a <= m.start() < b for a, b in taken) or text[max(0, m.start() - 1) : m.start()] == "第":
+            continue  # 第2年 is "the second year", no amount
         unit, end, scale = _unit_at(text, m.end())
         out.append(Quantity(_value(m.group(1), scale), unit, text[m.start() : end].strip()))
     lowered = text.lower()
@@ -612,14 +619,18 @@ _BOUND_RE = re.compile(
 )
 _NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 _ZH_BOUND_BEFORE = re.compile(
-    r"(最多|至多|不超过|少于|低于|至少|不少于|多于|超过|高于|不低于|不高于)[^\d，。；]{0,4}\d"
+    r"(不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
+    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满)[^\d，。；]{0,4}\d"
 )
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
     "最多": "upper", "至多": "upper", "不超过": "upper", "少于": "upper", "低于": "upper",
     "不高于": "upper", "以内": "upper", "之内": "upper", "以下": "upper", "内": "upper",
     "至少": "lower", "不少于": "lower", "多于": "lower", "超过": "lower", "高于": "lower",
-    "不低于": "lower", "以上": "lower", "之后": "lower", "后": "lower",
+    "不低于": "lower", "以上": "lower", "之后": "lower", "后": "lower", "不得超过": "upper",
+    "不能超过": "upper", "不可超过": "upper", "不应超过": "upper", "不大于": "upper",
+    "不小于": "lower", "不得少于": "lower", "不得低于": "lower", "大于": "lower",
+    "小于": "upper", "满": "lower",
 }  # fmt: skip
 
 
@@ -636,7 +647,12 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
         spans.append((m.end(), m.end(), kind))
     if has_cjk(text):
         for m in _ZH_BOUND_BEFORE.finditer(text):
-            spans.append((m.end() - 1, m.end() - 1, _ZH_BOUND_KIND[m.group(1)]))
+            kind = _ZH_BOUND_KIND[m.group(1)]
+            if not m.group(1).startswith("不") and text[max(0, m.start() - 2) : m.start()] in (
+                "不能", "不得", "不可", "不会", "不应",
+            ) or text[max(0, m.start() - 1) : m.start()] == "不":
+                kind = {"upper": "lower", "lower": "upper"}[kind]  # 不能大于10: <= 10
+            spans.append((m.end() - 1, m.end() - 1, kind))
         for m in _ZH_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
     for m in _BOUNDED.finditer(text):
