@@ -439,6 +439,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     claim_keys: set[str] = set()
     missing_spans: list[tuple[int, int]] = []
     predicates: set[tuple[int, int]] = set()  # missing words that are verbs or adverbs
+    sequence: list[tuple[int, frozenset[str]]] = []  # (start, keys) of aligned claim words
     previous = ""
     for raw, a, b in _claim_words(masked):
         before, previous = previous, raw
@@ -452,6 +453,8 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         word_keys = keys(raw)
         units += 1
         claim_keys |= word_keys
+        if word_keys & ev_keys or claim_side(raw) & ev_keys:
+            sequence.append((a, word_keys | claim_side(raw)))
         if (
             not word_keys & ev_keys
             and not claim_side(raw) & ev_keys
@@ -472,7 +475,9 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
                 continue
             units += 1
             claim_keys |= keys(word)
-            if not _zh_aligned(word, window_n, ev_keys):
+            if _zh_aligned(word, window_n, ev_keys):
+                sequence.append((start, keys(word) | frozenset({word})))
+            else:
                 missing_spans.append((start, start + len(word)))
                 if zh_tags(masked).get(word, "") in ("v", "vd", "vi", "d", "ad"):
                     predicates.add((start, start + len(word)))
@@ -517,9 +522,19 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     readings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if paraphrased:
         spare = _spare_words(focus, frozen_keys)
-        stands_for = [[w for w in spare if _may_stand_for(p, w)] for p in paraphrased]
+        evidence_seq = _sequence(focus)
+        sequence.sort()
+        stands_for = [
+            [
+                w
+                for w in spare
+                if _may_stand_for(p, w) and _in_place(a, w, sequence, evidence_seq)
+            ]
+            for p, (a, _b) in zip(paraphrased, missing_spans, strict=True)
+        ]
         if (
-            len(paraphrased) <= max(1, units // 4)
+            units >= MIN_PARAPHRASE_UNITS
+            and len(paraphrased) <= max(1, units // 4)
             and all(stands_for)
             and not mismatches
             and not unaligned
@@ -538,9 +553,6 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     )
 
 
-_RU_ACTION_NOUN = re.compile(r"(?:ние|ение|ание|тие|ка|ция|ление)$")
-
-
 def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
     """A claim's verb or adverb may paraphrase an evidence word of the same semantic field
     (`fields`); adverbs may paraphrase any spare word; a Russian verb, a verb or an action
@@ -549,21 +561,47 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
     if mine:
         return bool(mine & fields(evidence_word))
     low = claim_word.lower()
-    if low.isascii():
-        return low.endswith("ly") or not predicate(low, "to")  # an adverb
-    if has_cjk(low):
-        return False
-    if not predicate(low):
-        return False
-    parses = ru_lemmas(evidence_word.lower())
-    if not parses:
-        return False
-    lemma, pos = parses[0]
-    if ru_lemmas(low)[:1] and ru_lemmas(low)[0][1] == "ADVB":
-        return True
-    return pos in {"VERB", "INFN", "PRTS", "PRTF", "GRND"} or (
-        pos == "NOUN" and _RU_ACTION_NOUN.search(lemma) is not None
-    )
+    # an English adverb may reword any spare word (`immediately` / `at once`); Russian has no
+    # semantic fields in its tables, so its verbs align by lemma, root and aspect only
+    return low.isascii() and (low.endswith("ly") or not predicate(low, "to"))
+
+
+MIN_PARAPHRASE_UNITS = 3
+"""A claim of fewer content units is mostly its verb: too little left to anchor a paraphrase."""
+ANCHOR_DISTANCE = 3
+
+
+def _sequence(text: str) -> list[tuple[str, frozenset[str]]]:
+    """The content words of `text` in order, with their keys."""
+    out = []
+    for m in _WORD.finditer(text):
+        low = m.group().lower()
+        out.append((m.group(), keys(low) | evidence_keys(low)))
+    if has_cjk(text):
+        for w in zh_words(_mask_closed(normalize_zh(text))):
+            if has_cjk(w):
+                out.append((w, keys(w) | frozenset({w})))
+    return out
+
+
+def _in_place(
+    at: int,
+    word: str,
+    claim_seq: list[tuple[int, frozenset[str]]],
+    evidence_seq: list[tuple[str, frozenset[str]]],
+) -> bool:
+    """The evidence word stands where the claim's paraphrased word stands: next to (within
+    a few words of) the evidence's match for a claim word next to it — `Refunds are issued
+    within` for `Refunds are processed within`, in either voice."""
+    left = [k for pos, k in claim_seq if pos < at][-1:]
+    right = [k for pos, k in claim_seq if pos > at][:1]
+    anchors = [*left, *right]
+    spots = [j for j, (w, _) in enumerate(evidence_seq) if w == word]
+    for j in spots:
+        lo, hi = max(0, j - ANCHOR_DISTANCE), j + ANCHOR_DISTANCE + 1
+        if any(keys_ & k for _, keys_ in evidence_seq[lo:hi] for k in anchors):
+            return True
+    return False
 
 
 def _spare_words(focus: str, claim_keys: frozenset[str]) -> list[str]:

@@ -60,6 +60,8 @@ _WARNING_FEATURES: tuple[str, ...] = (
     "unaligned_share",
     "alignment_mismatches",
     "slot_conflict",
+    "states_other",
+    "paraphrased",
 )
 
 FEATURES: tuple[str, ...] = (
@@ -75,6 +77,8 @@ FEATURES: tuple[str, ...] = (
     "log_window_tokens",
     "log_uncovered",
     "uncovered_run",
+    "order_agreement",
+    "claim_window_ratio",
     *_WARNING_FEATURES,
     *(f"signal_{c.value}" for c in SignalCode),
 )
@@ -194,6 +198,20 @@ def _longest_run(claim_tokens: tuple[str, ...], covered: frozenset[str]) -> int:
     return best
 
 
+def _order_agreement(claim_tokens: tuple[str, ...], window_tokens: tuple[str, ...]) -> float:
+    """Share of consecutive shared claim tokens that keep their order in the evidence: a
+    claim that reuses a sentence's words in another arrangement (`the victim said she became
+    a woman`) says something else than one that keeps them."""
+    first: dict[str, int] = {}
+    for i, t in enumerate(window_tokens):
+        first.setdefault(t, i)
+    positions = [first[t] for t in dict.fromkeys(claim_tokens) if t in first]
+    if len(positions) < 2:
+        return 1.0
+    kept = sum(1 for a, b in itertools.pairwise(positions) if a < b)
+    return kept / (len(positions) - 1)
+
+
 def _char3(text: str) -> set[str]:
     folded = " ".join(text.lower().split())
     return {folded[i : i + 3] for i in range(len(folded) - 2)}
@@ -303,6 +321,10 @@ def extract(
         "unaligned_share": aligned.unaligned_weight,
         "alignment_mismatches": float(len(aligned.mismatches)),
         "slot_conflict": float(aligned.slot_conflict),
+        "states_other": float(bool(aligned.contradictions)),
+        "paraphrased": float(len(aligned.paraphrased)),
+        "order_agreement": _order_agreement(claim_tokens, best.tokens),
+        "claim_window_ratio": min(1.0, len(claim_set) / max(1, len(window_set))),
         **{f"signal_{c.value}": float(c in codes) for c in SignalCode},
     }
     return Features(values, best, tuple(windows), union, claim_tokens, clash, aligned, found)

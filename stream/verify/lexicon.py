@@ -231,6 +231,7 @@ _RU_ROOTED = frozenset({"INFN", "VERB", "PRTF", "PRTS", "GRND", "NOUN", "ADJF", 
 """Parts of speech whose root links aspect partners and action nouns."""
 
 
+@lru_cache(maxsize=65536)
 def ru_lemmas(word: str) -> tuple[tuple[str, str], ...]:
     """(lemma, part of speech) of the likely parses (score within half of the best)."""
     parses = _morph().parse(word)
@@ -303,6 +304,7 @@ _EN_AUX = frozenset(
 )
 
 
+@lru_cache(maxsize=65536)
 def predicate(word: str, before: str = "") -> bool:
     """Whether a Latin or Cyrillic word is a verb or an adverb: the words a paraphrase swaps
     most freely (`issued` / `processed`, `хранятся` / `содержатся`). English words that are
@@ -320,6 +322,7 @@ def predicate(word: str, before: str = "") -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)
 def opposite(a: str, b: str) -> bool:
     """WordNet antonyms (`accept` / `reject`, `include` / `exclude`) between two English
     words, in any of their base forms."""

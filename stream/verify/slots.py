@@ -273,6 +273,8 @@ _NEGATED_POSSIBLE = re.compile(
     r"|\bне\s+(?:может|могут|можете|можно|мочь|сможет|смогут|допускается|разрешается)\b"
     r"|不能|不可以|不可|无法|没法|不允许|不得|不准"
 )
+_QUESTION = re.compile(r"[?？]")
+"""A question asserts nothing: a claim taken from one goes beyond it."""
 _BEFORE_NOUN = re.compile(r"(?<![\w-])до\s+(?=[а-яё])")
 """`до отправки` is `before sending`; `до 20 дней` is a bound, not an order."""
 
@@ -376,7 +378,8 @@ def _slots(text: str) -> Slots:
         modality=modality,
         order=order,
         inference=tuple(INFERENCE.find(lowered, plain[1])),
-        hedge=tuple(HEDGE.find(masked, wordset)),
+        hedge=tuple(HEDGE.find(masked, wordset))
+        + (("(question)",) if _QUESTION.search(text) else ()),
         future=next(iter(_FUTURE.find(masked, wordset)), ""),
     )
 

@@ -566,14 +566,28 @@ SOME = WordClass.of(
     "部分, 一些, 有些, 某些, 若干, 有时, 少数",
 )
 HEDGE = WordClass.of(
-    "allegedly, reportedly, supposedly, tried, tries, attempted, attempts, wanted, wants, "
-    "planned, plans, intends, intended, hoped, hopes, "
-    "якобы, предположительно, по сообщениям, "
+    "allegedly, reportedly, supposedly, apparently, rumoured, rumored, tried, tries, "
+    "attempted, attempts, wanted, wants, wished, wishes, planned, plans, intends, intended, "
+    "intention, hoped, hopes, hoping, believe, believes, believed, think, thinks, thought, "
+    "expect, expects, suspect, suspects, suspected, assume, assumes, assumed, "
+    "suppose, supposed, alleged, alleges, claimed, proposed, proposes, proposal, "
+    "initiative, seeks, sought, whether, said, says, stated, told, "
+    "reported, unclear, unknown, risk of, danger of, threat of, "
+    "якобы, предположительно, по сообщениям, по словам, по мнению, "
     "пытался, пыталась, пытались, пытается, пытаются, попытался, попыталась, попытались, "
-    "хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, намеревались, "
-    "собирался, собиралась, собирались, собирается, планирует, планируют, планировал, "
-    "планировала, планировали, "
-    "试图, 企图, 打算, 想要, 据称, 据说",
+    "попытка, попытку, хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, "
+    "намеревались, намерение, намерении, намерен, намерена, намерены, собирался, собиралась, "
+    "собирались, собирается, собираются, планирует, планируют, планировал, планировала, "
+    "планировали, планируется, считает, считают, считал, считала, считали, полагает, "
+    "полагают, думает, думают, надеется, надеются, надеялся, надеялись, рассчитывает, "
+    "рассчитывают, рассчитывали, ожидает, ожидают, уверен, уверена, уверены, "
+    "предполагает, подозревают, подозревали, подозревается, утверждает, "
+    "утверждают, утверждал, утверждала, заявил, заявила, заявили, сообщил, сообщила, "
+    "сообщили, сказал, сказала, сказали, ответил, ответила, отметил, отметила, отмечается, "
+    "рассказал, рассказала, рассказали, инициатива, инициативу, инициативой, "
+    "предложил, предложила, задача, опасность, угроза, неизвестно, "
+    "试图, 企图, 打算, 想要, 据称, 据说, 认为, 相信, 希望, 期望, 预计, 声称, 宣称, 怀疑, "
+    "是否, 提议",
 )
 """Non-factual frames (`tried to`, `allegedly`, `planned`): evidence that only says someone
 tried to do X does not say X happened. Epistemic hedges (`may`, `likely`) are modality, in
