@@ -561,9 +561,8 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
     if mine:
         return bool(mine & fields(evidence_word))
     low = claim_word.lower()
-    # an English adverb may reword any spare word (`immediately` / `at once`); Russian has no
-    # semantic fields in its tables, so its verbs align by lemma, root and aspect only
-    return low.isascii() and (low.endswith("ly") or not predicate(low, "to"))
+    # an English adverb may reword any spare word (`immediately` / `at once`); a verb may not
+    return low.isascii() and predicate(low) and not _is_verb(low)
 
 
 MIN_PARAPHRASE_UNITS = 3
@@ -602,6 +601,13 @@ def _in_place(
         if any(keys_ & k for _, keys_ in evidence_seq[lo:hi] for k in anchors):
             return True
     return False
+
+
+def _is_verb(word: str) -> bool:
+    from stream.verify.lexicon import _en_bases, table
+
+    pos = table("en").pos
+    return any(b in pos.get("v", ()) or b in pos.get("vn", ()) for b in _en_bases(word) or (word,))
 
 
 def _spare_words(focus: str, claim_keys: frozenset[str]) -> list[str]:

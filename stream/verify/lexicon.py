@@ -313,10 +313,13 @@ def predicate(word: str, before: str = "") -> bool:
     if any("\u0400" <= c <= "\u04ff" for c in word):
         parses = ru_lemmas(word)
         return bool(parses) and parses[0][1] in {"VERB", "INFN", "PRTS", "GRND", "ADVB"}
-    pos = table("en").pos
+    t = table("en")
+    pos = t.pos
     bases = _en_bases(word) or (word,)
-    if any(b in pos.get("v", ()) or b in pos.get("r", ()) for b in bases) or word.endswith("ly"):
+    if any(b in pos.get("v", ()) or b in pos.get("r", ()) for b in bases):
         return True
+    if word.endswith("ly") and not any(b in t.kinds for b in bases):
+        return True  # an adverb WordNet lacks; `family` is a noun
     if any(b in pos.get("vn", ()) for b in bases):
         return word.endswith(("ed", "ing")) or before.lower() in _EN_AUX
     return False
@@ -341,10 +344,14 @@ def fields(word: str) -> frozenset[str]:
     """The semantic field of an English verb (its first WordNet senses and their hypernyms two
     steps up) or of a Chinese word (its small Cilin class): a paraphrased verb must share one
     with the evidence word it stands for (`submitted` / `sent`, never `compressed` /
-    `encrypted`). Empty for Russian, whose tables have no fields."""
+    `encrypted`), or of a Russian word (a sense group of the LibreOffice thesaurus)."""
     if any("\u3400" <= c <= "\u9fff" for c in word):
         return table("zh").fields.get(word, frozenset())
     if not word.isascii():
-        return frozenset()
+        ru = table("ru").fields
+        found = ru.get(word.lower(), frozenset())
+        for lemma, _ in ru_lemmas(word.lower().replace("ё", "е")):
+            found |= ru.get(lemma, frozenset())
+        return found
     t = table("en")
     return frozenset().union(*(t.fields.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),)))

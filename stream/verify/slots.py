@@ -360,8 +360,9 @@ def _slots(text: str) -> Slots:
         modality.setdefault("obligation", "(instruction)")
     order = {}
     plain = scan(lowered)
+    unbounded = scan(_mask(_mask(lowered, _NEGATED_BOUND), _BOUND_PHRASE_RE))
     for kind, cls in (("before", BEFORE), ("after", AFTER), ("more", MORE), ("less", LESS)):
-        hit = cls.find(plain[0], plain[1])
+        hit = cls.find(unbounded[0], unbounded[1])
         if hit:
             order[kind] = hit[0]
     if _WITHIN_OF.search(lowered):
@@ -422,7 +423,9 @@ _MODAL_WORDS = frozenset(w for c in (POSSIBLE, OBLIGATION, ADVICE) for w in c.wo
 """A negated modal negates what follows it: `не может превышать` negates `превышать`."""
 
 
-def _targets(words: Iterable[str]) -> frozenset[str]:
+def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[str]:
+    """Keys of the next content words; those of the second one tagged `2:` (what an
+    elliptic negation may apply to: `covers X but not damage` ~ `does not cover damage`)."""
     found: set[str] = set()
     n = 0
     for word in words:
@@ -436,9 +439,9 @@ def _targets(words: Iterable[str]) -> frozenset[str]:
             continue
         if len(word) < 2:
             continue
-        found |= keys(word)
+        found |= keys(word) if n < n_words else {f"2:{k}" for k in keys(word)}
         n += 1
-        if n == _CONTENT_AHEAD:
+        if n == n_words + 1:
             break
     return frozenset(found)
 
@@ -518,20 +521,39 @@ def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
     return tuple(out)
 
 
+_EXCEPTED = "⊄"
+"""Marks a negation that an exception makes (`except on public holidays`)."""
+
+
 def _excepted(lowered: str) -> tuple[tuple[frozenset[str], str], ...]:
     """What an exception (`except on public holidays`, `кроме выходных`, 除了周末) takes out:
     a claim that asserts it states the opposite of the evidence."""
     out = []
     for m in _EXCEPT_RE.finditer(lowered):
         ahead = scan(lowered[m.end() : m.end() + 60])[2]
-        target = _targets(ahead)
+        target = _targets(ahead, n_words=3)
         if target:
-            out.append((target, f"{m.group()} {' '.join(ahead[:2])}"))
+            out.append((target, f"{_EXCEPTED}{m.group()} {' '.join(ahead[:2])}"))
     return tuple(out)
 
 
-def _meets(a: frozenset[str], b: frozenset[str]) -> bool:
-    return bool(a & b) or (not a and not b)
+def _first(keys_: frozenset[str]) -> frozenset[str]:
+    return frozenset(k for k in keys_ if not k.startswith("2:"))
+
+
+def _second(keys_: frozenset[str]) -> frozenset[str]:
+    return frozenset(k[2:] for k in keys_ if k.startswith("2:"))
+
+
+def _meets(a: Negation, b: Negation) -> bool:
+    """Two negations negate the same thing: the same next content word, or, for verbal
+    negations, one's next word the other's second (`not cover damage` / `not damage`)."""
+    fa, fb = _first(a[0]), _first(b[0])
+    if fa & fb or (not fa and not fb):
+        return True
+    if a[1].split()[0] in _WITHOUT or b[1].split()[0] in _WITHOUT:
+        return False
+    return bool(fa & _second(b[0]) or _second(a[0]) & fb)
 
 
 _OPPOSITE = {"before": "after", "after": "before", "more": "less", "less": "more"}
@@ -544,18 +566,19 @@ def compare(
     evidence states the opposite value: a negated predicate, the reverse order)."""
     out: list[RiskSignal] = []
     opposite: list[RiskSignal] = []
-    relevant = [e for e in evidence.negated if e[0] & claim_keys]
-    unmatched_claim = [
-        c for c in claim.negated if not any(_meets(c[0], e[0]) for e in evidence.negated)
-    ]
-    unmatched_evidence = [e for e in relevant if not any(_meets(c[0], e[0]) for c in claim.negated)]
+    relevant = [e for e in evidence.negated if _first(e[0]) & claim_keys]
+    unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
+    unmatched_evidence = [e for e in relevant if not any(_meets(c, e) for c in claim.negated)]
     if unmatched_claim or unmatched_evidence:
         said = ", ".join(c[1] for c in claim.negated) or "none"
         stated = ", ".join(e[1] for e in relevant) or "none"
         signal = RiskSignal(SignalCode.NEGATION_MISMATCH, f"claim: {said} (evidence: {stated})")
         out.append(signal)
         # the evidence states the predicate the claim negates, or negates the one it states
-        if unmatched_evidence or any(c[0] & evidence.content for c in unmatched_claim):
+        # (an exception the evidence makes is no such statement: `except uploads` does not say
+        # what uploads are allowed)
+        stated = [e for e in unmatched_evidence if not e[1].startswith(_EXCEPTED)]
+        if stated or any(_first(c[0]) & evidence.content for c in unmatched_claim):
             opposite.append(signal)
     out += _quantifiers(claim, evidence, claim_keys)
     if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
@@ -581,7 +604,7 @@ def compare(
             stated = ", ".join(evidence.order.values()) or "none"
             signal = RiskSignal(SignalCode.ORDER_MISMATCH, f"{word} (evidence: {stated})")
             out.append(signal)
-            if _OPPOSITE[kind] in evidence.order:
+            if _OPPOSITE[kind] in evidence.order and _OPPOSITE[kind] not in claim.order:
                 opposite.append(signal)
     for cue in claim.inference:
         if cue not in evidence.inference:
@@ -665,6 +688,8 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
             )
         )
     for kind in ("obligation", "strict", "guarantee"):
+        if kind == "obligation" and "onlyif" in evidence.conditions:
+            continue  # `can only be taken with approval` says `taking it requires approval`
         if kind in c_kinds and kind not in e_kinds:
             stated = next(iter(evidence.modality.values()), "none")
             out.append(
