@@ -35,6 +35,9 @@ from stream.verify.lexicon import (
 )
 from stream.verify.model import RiskSignal
 from stream.verify.slots import (
+    _BOUND_PHRASE_RE as _BOUND_MASK,
+)
+from stream.verify.slots import (
     ADVICE,
     BOUND_PHRASES,
     EXCLUSIVE,
@@ -118,8 +121,10 @@ _ZH_FILLERS = (
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
     NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, HEDGE, INFERENCE, BEFORE, AFTER, MORE,
-    LESS, POSSIBLE, TYPICAL, OBLIGATION, ADVICE, GUARANTEE, BOUND_PHRASES,
+    LESS, POSSIBLE, TYPICAL, OBLIGATION, ADVICE, GUARANTEE,
 )  # fmt: skip
+"""Closed classes whose words are never content. Bound phrases (`no more than`, `не
+превышать`) are masked as phrases instead: `превышать` alone is a content word."""
 _CONDITION_WORDS = frozenset(
     """if unless except excluding provided whenever until till only when where once
     если кроме исключением условии случае случаев пока только лишь когда""".split()
@@ -327,6 +332,7 @@ def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     """(lower-cased word, start, end) of the claim's Latin and Cyrillic content words."""
     out = []
     masked = _CLOSED_PHRASES.sub(lambda m: " " * len(m.group()), masked)
+    masked = _BOUND_MASK.sub(lambda m: " " * len(m.group()), masked)
     for _tok, a, b in token_spans(masked):
         raw = masked[a:b].lower()
         if has_cjk(raw) or raw[:1].isdigit():
@@ -335,10 +341,30 @@ def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     return out
 
 
+_ATTRIBUTION = re.compile(
+    r"^\s*(?:(?:according to|per|under|as (?:stated|set out|described) in|in line with|as per)"
+    r"\s+(?:the\s+|this\s+|our\s+|your\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s*,"
+    r"|(?:it is worth noting|it should be noted|note|please note|keep in mind|remember|importantly)"
+    r"(?:\s+that)?\s*,?"
+    r"|(?:согласно|по|в соответствии с|в силу)\s+[\w-]+(?:\s+[\w-]+){0,2}\s*,"
+    r"|(?:стоит отметить|следует отметить|обратите внимание|важно)(?:\s*,)?\s*(?:что\s*)?,?"
+    r"|(?:根据|按照|依据|依照|按)[^，,。]{1,12}[，,]|(?:需要注意的是|值得注意的是|请注意)[，,]?)",
+    re.IGNORECASE,
+)
+"""How an assistant attributes a claim to its source (`According to the agreement,`, `Per the
+terms,`, «Согласно правилам,», 根据规定，): the citation already says where it comes from."""
+
+
+def strip_attribution(claim: str) -> str:
+    """`claim` without a leading attribution, spaces kept so offsets stay the claim's."""
+    m = _ATTRIBUTION.match(claim)
+    return claim if m is None else " " * m.end() + claim[m.end() :]
+
+
 def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     """Align `claim` (markers stripped) with its evidence span `window`; numbers and
     identifiers are looked up in `facts` (default: the span itself)."""
-    claim_n, window_n = normalize_zh(claim), normalize_zh(window)
+    claim_n, window_n = normalize_zh(strip_attribution(claim)), normalize_zh(window)
     c_quantities, c_ids = quantities(claim_n), identifiers(claim_n)
     ev_quantities, ev_ids = (
         _facts(facts if facts is not None else window) if c_quantities or c_ids else ((), ())
@@ -497,12 +523,31 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
 
     # closed-class slots, compared in the clauses of the span that carry the claim
     frozen_keys = frozenset(claim_keys)
-    focus = _segments(frozen_keys, _focus(frozen_keys, window_n))
+    sentences = _focus(frozen_keys, window_n)
+    focus = _segments(frozen_keys, sentences)
     found, opposed = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
     mismatches += found
     states_other += opposed
+    for q in c_quantities:
+        others = tuple(o for o in c_quantities if o is not q)
+        found_in = None if q.frequency else _clause_of(q, sentences, frozen_keys, others)
+        if found_in is None:
+            continue
+        clause, amounts = found_in
+        if not any(same_amount(q, e) for e in amounts):
+            signal = RiskSignal(
+                SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence, for this: {_q(amounts)})"
+            )
+            mismatches.append(signal)
+            states_other.append(signal)
     c_bounds = bounds(claim_n) if c_quantities else {}
     e_bounds = bounds(focus) if c_bounds else {}
+    if c_bounds:
+        for q in c_quantities:
+            others = tuple(o for o in c_quantities if o is not q)
+            found_in = _clause_of(q, sentences, frozen_keys, others)
+            if found_in is not None and f"#{q.value}" in c_bounds:
+                e_bounds = {**e_bounds, **bounds(found_in[0])}
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
         if bound is not None and not kinds <= bound:
@@ -631,6 +676,44 @@ def _spare_words(focus: str, claim_keys: frozenset[str]) -> list[str]:
 def zh_tags(text: str) -> dict[str, str]:
     """jieba's part-of-speech tag of each Chinese word of `text` (v verb, d adverb, n noun)."""
     return {w: t for w, t in _rjieba().tag(text)}
+
+
+_CLAUSE_SPLITS = (re.compile(r"[;；]"), re.compile(r"[,，]|\s(?:and|и|а)\s"))
+
+
+def _clause_of(
+    q: Quantity, focus: str, claim_keys: frozenset[str], others: tuple[Quantity, ...] = ()
+) -> tuple[str, tuple[Quantity, ...]] | None:
+    """In a sentence that lists amounts of one kind for several things (`24 months for the
+    vacuum, 12 for the battery`; 超过30公斤者…；不超过30公斤者…), the clause about what the
+    claim talks about, with its amounts; None when the sentence has no such list or it is
+    unclear which clause the claim is about. A clause is about the claim when the words only
+    it has are the claim's, and when it states the claim's other amounts."""
+    for split in _CLAUSE_SPLITS:
+        clauses = [c for c in split.split(focus) if c.strip()]
+        candidates = []
+        for c in clauses:
+            amounts = tuple(
+                e
+                for e in quantities(normalize_zh(c))
+                if not e.frequency and (clearly_different(q, e) is not None or e.unit == q.unit)
+            )
+            if amounts:
+                candidates.append((c, amounts))
+        if len(candidates) < 2:
+            continue
+        keysets = [span_keys(c) for c, _ in candidates]
+        scored = []
+        for i, (c, amounts) in enumerate(candidates):
+            unique = keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
+            share = len(unique & claim_keys) / len(unique) if unique else 0.0
+            stated = [o for o in others if any(same_amount(o, e) for e in quantities(normalize_zh(c)))]
+            scored.append((share + len(stated), c, amounts))
+        scored.sort(key=lambda t: t[0], reverse=True)
+        if scored[0][0] >= 1.0 and scored[1][0] == 0:
+            return scored[0][1], scored[0][2]
+        return None
+    return None
 
 
 def _dropped_bounds(claim_quantities: tuple[Quantity, ...], focus: str) -> list[RiskSignal]:

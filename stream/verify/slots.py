@@ -578,7 +578,10 @@ def compare(
         # (an exception the evidence makes is no such statement: `except uploads` does not say
         # what uploads are allowed)
         stated = [e for e in unmatched_evidence if not e[1].startswith(_EXCEPTED)]
-        if stated or any(_first(c[0]) & evidence.content for c in unmatched_claim):
+        # with a condition in the evidence, a negation the claim adds usually restates it
+        # (`expires unless renewed` / `expires if not renewed`): not a contradiction
+        plain = not evidence.conditions
+        if stated or (plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)):
             opposite.append(signal)
     out += _quantifiers(claim, evidence, claim_keys)
     if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
