@@ -246,9 +246,15 @@ _WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+(?:['’-][A-Za-z\u00c0-
 def span_keys(text: str) -> frozenset[str]:
     """Keys of every word of `text` (Latin and Cyrillic words, Chinese words by jieba)."""
     found: set[str] = set()
-    for w in _WORD.findall(text.lower()):
+    for original in _WORD.findall(text):
+        w = original.lower()
         if not has_cjk(w):
-            found |= keys(w) | evidence_keys(w)
+            if original[:1].isupper():
+                # a capitalised word may be a name (`Enterprise customers`, a plan's name):
+                # its synonyms (`business`) would let a claim swap it
+                found |= {k for k in keys(w) | evidence_keys(w) if "=" not in k and k[:1] != "h"}
+            else:
+                found |= keys(w) | evidence_keys(w)
             if "-" in w:
                 for part in w.split("-"):
                     found |= keys(part)
@@ -270,13 +276,19 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return split_sentences(text) or [(0, len(text))]
 
 
-def _focus(claim_keys: frozenset[str], window: str) -> str:
+def _shared(words: tuple[frozenset[str], ...], text: str) -> int:
+    """How many of the claim's words (their key sets) `text` has."""
+    present = span_keys(text)
+    return sum(1 for k in words if k & present)
+
+
+def _focus(words: tuple[frozenset[str], ...], window: str) -> str:
     """The sentences of the span that carry the claim: slots are compared there, not in a
     neighbouring sentence that merely shares a word with it."""
     sentences = _sentences(window)
     if len(sentences) == 1:
         return window
-    shared = [len(claim_keys & span_keys(window[a:b])) for a, b in sentences]
+    shared = [_shared(words, window[a:b]) for a, b in sentences]
     best = max(shared)
     if best == 0:
         return window
@@ -290,7 +302,7 @@ _SEGMENT = re.compile(
 )
 
 
-def _segments(claim_keys: frozenset[str], focus: str) -> str:
+def _segments(words: tuple[frozenset[str], ...], focus: str) -> str:
     """The clauses of `focus` that carry the claim: in `backups run every 12 hours and are
     kept 30 days unless …`, the `unless` belongs to the second clause only."""
     parts: list[str] = []
@@ -301,7 +313,7 @@ def _segments(claim_keys: frozenset[str], focus: str) -> str:
             parts.append(part)
     if len(parts) == 1:
         return focus
-    shared = [len(claim_keys & span_keys(p)) for p in parts]
+    shared = [_shared(words, p) for p in parts]
     best = max(shared)
     kept = [p for p, n in zip(parts, shared, strict=True) if n and n * 2 >= best]
     return " ".join(kept) if kept else focus
@@ -523,8 +535,9 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
 
     # closed-class slots, compared in the clauses of the span that carry the claim
     frozen_keys = frozenset(claim_keys)
-    sentences = _focus(frozen_keys, window_n)
-    focus = _segments(frozen_keys, sentences)
+    word_sets = tuple(k for _, k in sequence)
+    sentences = _focus(word_sets, window_n)
+    focus = _segments(word_sets, sentences)
     found, opposed = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
     mismatches += found
     states_other += opposed
