@@ -156,7 +156,8 @@ def _fragment_windows(
             )  # order-free: sets iterate by hash
             if k == i:
                 single = max(single, score)
-            if score > best_cov + 1e-9:
+            shorter = k - i < best[1] - best[0]
+            if score > best_cov + 1e-9 or (score > best_cov - 1e-9 and shorter):
                 best_cov, best = score, (i, k, covered)
     i, k, covered = best
     window_tokens = tuple(t for toks in per_sentence[i : k + 1] for t in toks)
