@@ -558,7 +558,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     if c_bounds:
         for q in c_quantities:
             others = tuple(o for o in c_quantities if o is not q)
-            found_in = _clause_of(q, sentences, frozen_keys, others)
+            found_in = _clause_of(q, sentences, frozen_keys, others, margin=1.0)
             if found_in is not None and f"#{q.value}" in c_bounds:
                 e_bounds = {**e_bounds, **bounds(found_in[0])}
     for number, kinds in c_bounds.items():
@@ -691,11 +691,20 @@ def zh_tags(text: str) -> dict[str, str]:
     return {w: t for w, t in _rjieba().tag(text)}
 
 
-_CLAUSE_SPLITS = (re.compile(r"[;；]"), re.compile(r"[,，]|\s(?:and|и|а)\s"))
+_CLAUSE_SPLITS = (
+    re.compile(r"(?<=[.!?。！？])\s*|\n"),
+    re.compile(r"[;；]"),
+    re.compile(r"[,，]|\s(?:and|и|а)\s"),
+)
+"""Sentences of a merged span first, then its clauses, then its comma-separated parts."""
 
 
 def _clause_of(
-    q: Quantity, focus: str, claim_keys: frozenset[str], others: tuple[Quantity, ...] = ()
+    q: Quantity,
+    focus: str,
+    claim_keys: frozenset[str],
+    others: tuple[Quantity, ...] = (),
+    margin: float | None = None,
 ) -> tuple[str, tuple[Quantity, ...]] | None:
     """In a sentence that lists amounts of one kind for several things (`24 months for the
     vacuum, 12 for the battery`; 超过30公斤者…；不超过30公斤者…), the clause about what the
@@ -723,7 +732,8 @@ def _clause_of(
             stated = [o for o in others if any(same_amount(o, e) for e in quantities(normalize_zh(c)))]
             scored.append((share + len(stated), c, amounts))
         scored.sort(key=lambda t: t[0], reverse=True)
-        if scored[0][0] >= 1.0 and scored[1][0] == 0:
+        clear = scored[1][0] == 0 if margin is None else scored[0][0] >= scored[1][0] + margin
+        if scored[0][0] >= 0.5 and clear:
             return scored[0][1], scored[0][2]
         return None
     return None

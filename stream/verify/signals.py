@@ -26,7 +26,8 @@ _LETTER = "A-Za-z\u00c0-\u024f\u0400-\u04ff"
 _NUM_RE = re.compile(
     # a number standing alone (not part of COVID-19, H1N1, v2), with an optional percent unit;
     # CJK characters are word characters to `\w` but never part of a number: `50个` is 50
-    rf"(?<![{_LETTER}\d_.\-/])(\d+(?:[.,]\d+)*)(?![{_LETTER}\d_\-/]*[{_LETTER}])"
+    rf"(?<![{_LETTER}\d_.\-/])(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?!\d)|\d+(?:[.,]\d+)*)"
+    rf"(?![{_LETTER}\d_\-/]*[{_LETTER}])"
     r"(\s?(?:%|％|percent\b|per cent\b|процент\w*))?",
     re.IGNORECASE,
 )

@@ -222,9 +222,11 @@ class Identifier:
 
 _LETTER = "A-Za-z\u0400-\u04ff"
 _NUMBER = re.compile(
-    rf"(?<![{_LETTER}0-9_.,\-/])(\d+(?:[.,]\d+)*)(?![.,]?\d)(?![{_LETTER}]*\d)"
-    rf"(?!-?[{_LETTER}]+\d)"
+    rf"(?<![{_LETTER}0-9_.,\-/])(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?![.,]?\d)|\d+(?:[.,]\d+)*)"
+    rf"(?![.,]?\d)(?![{_LETTER}]*\d)(?!-?[{_LETTER}]+\d)"
 )
+"""A number: `600 000` and `1 000 000` (space-grouped thousands, as Russian writes them)
+are one number each."""
 _AFTER = re.compile(rf"[\s\-]?(°[cC]|[{_LETTER}%％][{_LETTER}/.]*|[\u4e00-\u9fff]{{1,3}})")
 _WORDS = re.compile(rf"[{_LETTER}]+")
 _IDENT = re.compile(
