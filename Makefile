@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck rules unit integration coverage faults clean
+.PHONY: demo test lint typecheck rules unit integration coverage faults fuzz clean
 
 # First run only: say what is happening before the slow part, and let pip show its progress.
 $(STAMP): pyproject.toml
@@ -41,6 +41,15 @@ integration: $(STAMP)
 faults: $(STAMP)
 	$(BIN)/python -m tests.faults.suite
 
+# Coverage-guided fuzzing (atheris) of every input edge, one harness after the other, under
+# nice: FUZZ_SECONDS per harness (default 600), FUZZ_ONLY=markers,verify for some of them.
+# What it finds lands in .fuzz/artifacts/<harness>/ and the run exits 1. `make test` runs a
+# 2-second smoke of each (tests/fuzz/test_fuzz.py).
+FUZZ_SECONDS ?= 600
+FUZZ_ONLY ?=
+fuzz: $(STAMP)
+	nice -n 10 $(BIN)/python -m tests.fuzz.run --seconds $(FUZZ_SECONDS) $(if $(FUZZ_ONLY),--only $(FUZZ_ONLY))
+
 # Prometheus rules: syntax, the config that loads them, and their unit tests. promtool comes
 # with Debian's `prometheus` package (.ci/run installs it); without it this is skipped locally
 # and fails under CI=true.
@@ -72,4 +81,4 @@ coverage: $(STAMP)
 
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache htmlcov .coverage
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache htmlcov .coverage .fuzz

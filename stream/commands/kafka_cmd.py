@@ -22,13 +22,22 @@ from stream.settings import Settings
 def register(sub: Any) -> None:
     b = sub.add_parser(
         "broker",
-        help="run the embedded broker on its own (memory only) until Ctrl-C",
+        help="run the embedded broker on its own until Ctrl-C (memory or S3 storage)",
         description="Start the bundled Kafka-compatible broker (Tansu) and print its address, "
-        "so workers can be started, stopped and restarted against it. Everything it holds is "
-        "lost when it stops.",
+        "so workers can be started, stopped and restarted against it. With the default memory "
+        "storage everything it holds is lost when it stops; with --storage s3://BUCKET/ its "
+        "topics, records and committed offsets live in an S3-compatible bucket and survive "
+        "restarts (endpoint and credentials from AWS_ENDPOINT, AWS_ACCESS_KEY_ID, "
+        "AWS_SECRET_ACCESS_KEY, AWS_REGION; AWS_ALLOW_HTTP=true for a plain-HTTP endpoint; the "
+        "bucket is created if missing).",
     )
     b.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback)")
     b.add_argument("--port", type=int, default=None, help="fixed port (default: a free one)")
+    b.add_argument(
+        "--storage",
+        default="memory://tansu/",
+        help="memory://tansu/ (default, lost on stop) or s3://BUCKET/ (survives restarts)",
+    )
     b.set_defaults(handler=run_broker)
 
     p = sub.add_parser("produce", help="send answer events from a JSON or JSONL file")
@@ -134,9 +143,10 @@ def run_broker(args: argparse.Namespace) -> int:
 
     if args.port is not None and not 1 <= args.port <= 65535:
         raise UsageError("--port must be 1..65535")
+    broker = EmbeddedBroker(host=args.host, port=args.port, storage=args.storage)
+    where = broker.prepare_storage()  # a clear error (exit 2) when the store is unusable
     stop = threading.Event()
     handlers = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGINT, signal.SIGTERM)}
-    broker = EmbeddedBroker(host=args.host, port=args.port)
     try:
         broker.start()
     except BrokerStartError as exc:
@@ -145,7 +155,7 @@ def run_broker(args: argparse.Namespace) -> int:
     try:
         print(broker.url, flush=True)
         print(
-            f"embedded broker (memory only) at {broker.url}; "
+            f"embedded broker ({where}) at {broker.url}; "
             f"e.g. citegate worker --broker {broker.url}; Ctrl-C stops it",
             file=sys.stderr,
             flush=True,

