@@ -131,11 +131,11 @@ def english(root: Path) -> Iterator[str]:
         ):
             pairs.add(tuple(sorted((word, other))))
     antonyms: set[tuple[str, ...]] = set()
-    for key, words, pointers in ((k, words_of[k], p) for k, p in antonym_ptrs.items()):
-        for src, target, dst in pointers:
+    for key, links in antonym_ptrs.items():
+        for src, target, dst in links:
             if not src or not dst or target not in words_of:
                 continue
-            a, b = words[src - 1], words_of[target][dst - 1]
+            a, b = words_of[key][src - 1], words_of[target][dst - 1]
             if _EN_WORD.match(a) and _EN_WORD.match(b) and is_top(a, key) and is_top(b, target):
                 antonyms.add(tuple(sorted((a, b))))
     yield from (f"= {' '.join(g)}" for g in sorted(groups))
@@ -145,14 +145,13 @@ def english(root: Path) -> Iterator[str]:
     verbs = {w for w in lemmas["v"] if _EN_WORD.match(w)}
     # a verb's field: its top senses and their hypernyms two steps up (`submit` and `send`
     # share send.v.01; `encrypt` and `compress` share nothing)
-    verb_top = {k: v for k, v in _verb_senses(root).items()}
-    for word, senses in sorted(verb_top.items()):
-        found = set(senses)
-        frontier = list(senses)
+    for word, first in sorted(_verb_senses(root).items()):
+        field = set(first)
+        frontier = list(first)
         for _ in range(VERB_FIELD_STEPS):
             frontier = [p for s_ in frontier for p in hypernyms.get(s_, [])]
-            found.update(frontier)
-        yield f"% {word} " + ",".join(sorted(f.split(":")[1].lstrip("0") for f in found))
+            field.update(frontier)
+        yield f"% {word} " + ",".join(sorted(f.split(":")[1].lstrip("0") for f in field))
     yield "@v " + " ".join(sorted(verbs - lemmas["n"]))
     yield "@vn " + " ".join(sorted(verbs & lemmas["n"]))
     yield "@r " + " ".join(sorted(w for w in lemmas["r"] if _EN_WORD.match(w)))
@@ -271,7 +270,9 @@ def chinese() -> Iterator[str]:
     yield from (f"= {' '.join(g)}" for g in sorted(groups))
     # the small semantic classes (e.g. Hj12A) the groups sit in: near-synonyms, for telling a
     # paraphrased verb from an unrelated one
-    yield from (f"% {c} {' '.join(sorted(ws))}" for c, ws in sorted(classes.items()) if 2 <= len(ws) <= 60)
+    yield from (
+        f"% {c} {' '.join(sorted(ws))}" for c, ws in sorted(classes.items()) if 2 <= len(ws) <= 60
+    )
 
 
 def write(path: Path, lines: Iterable[str]) -> int:

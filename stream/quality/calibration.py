@@ -249,8 +249,10 @@ def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
     entailed = (p_entail >= config.entail_threshold) & ~veto & ~gap & complete
     # `contradicted` rests on a slot of the aligned span with another value, in a claim that
     # otherwise aligns (the checker's rule; the contradiction model only sets confidence)
-    contra = ~entailed & (col["states_other"] > 0) & (
-        1.0 - col["unaligned_share"] >= config.clash_coverage
+    contra = (
+        ~entailed
+        & (col["states_other"] > 0)
+        & (1.0 - col["unaligned_share"] >= config.clash_coverage)
     )
     del p_contra, coverage
     no_content = ~x.any(axis=1)

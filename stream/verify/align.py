@@ -30,7 +30,6 @@ from stream.verify.lexicon import (
     keys,
     opposite,
     predicate,
-    ru_lemmas,
     zh_synonyms,
 )
 from stream.verify.model import RiskSignal
@@ -39,7 +38,6 @@ from stream.verify.slots import (
 )
 from stream.verify.slots import (
     ADVICE,
-    BOUND_PHRASES,
     EXCLUSIVE,
     GUARANTEE,
     OBLIGATION,
@@ -64,7 +62,6 @@ from stream.verify.units import (
     RU_NUMBERS,
     SCALES,
     SOME,
-    UNITS,
     UNIVERSAL,
     Identifier,
     Quantity,
@@ -233,12 +230,22 @@ _CLOSED_CHARS = frozenset(
     {
         *(w for w in _CLOSED_CJK if len(w) == 1),
         *"里中要有内",
-        "一个", "一名", "一位", "一种", "一家", "一项", "一条", "一份", "一件",
+        "一个",
+        "一名",
+        "一位",
+        "一种",
+        "一家",
+        "一项",
+        "一条",
+        "一份",
+        "一件",
     }
 )
 """Chinese words skipped whole: single-character particles, prepositions and closed-class
 words, and the indefinite `一个` (a, an)."""
-_WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+(?:['’-][A-Za-z\u00c0-\u024f\u0400-\u04ff]+)*")
+_WORD = re.compile(
+    r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+(?:['’.-][A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]+)*"
+)
 """A Latin or Cyrillic word, also when glued to Chinese text (`OA系统`, `UTC时间`)."""
 
 
@@ -292,7 +299,9 @@ def _focus(words: tuple[frozenset[str], ...], window: str) -> str:
     best = max(shared)
     if best == 0:
         return window
-    return " ".join(window[a:b] for (a, b), n in zip(sentences, shared, strict=True) if n * 2 >= best)
+    return " ".join(
+        window[a:b] for (a, b), n in zip(sentences, shared, strict=True) if n * 2 >= best
+    )
 
 
 _SEGMENT = re.compile(
@@ -391,11 +400,11 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         if m.group() in window_n:
             spans_ok.append(m.span())
         else:
-            others = [p for p in _PATH.findall(window_n) if p != m.group()]
-            if others:
+            paths = [p for p in _PATH.findall(window_n) if p != m.group()]
+            if paths:
                 signal = RiskSignal(
                     SignalCode.IDENTIFIER_MISMATCH,
-                    f"{m.group()} (evidence: {', '.join(others[:3])})",
+                    f"{m.group()} (evidence: {', '.join(paths[:3])})",
                 )
                 mismatches.append(signal)
                 states_other.append(signal)
@@ -412,10 +421,8 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         ):
             spans_ok.append((pos, pos + len(ident.text)))
         elif same_key:
-            others = ", ".join(dict.fromkeys(e.text for e in same_key))
-            signal = RiskSignal(
-                SignalCode.IDENTIFIER_MISMATCH, f"{ident.text} (evidence: {others})"
-            )
+            named = ", ".join(dict.fromkeys(e.text for e in same_key))
+            signal = RiskSignal(SignalCode.IDENTIFIER_MISMATCH, f"{ident.text} (evidence: {named})")
             mismatches.append(signal)
             states_other.append(signal)
         else:
@@ -449,10 +456,10 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             continue
         alike = [e for e in ev_quantities if q.unit is not None and _comparable(q, e)]
         if q.unit is not None and not alike and any(e.unit is not None for e in ev_quantities):
-            kinds = [e for e in ev_quantities if e.unit is not None]
-            signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(kinds)})")
+            typed = [e for e in ev_quantities if e.unit is not None]
+            signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(typed)})")
             mismatches.append(signal)
-            if kinds and all(clearly_different(q, e) for e in kinds):
+            if typed and all(clearly_different(q, e) for e in typed):
                 states_other.append(signal)  # 8 calendar days for 8 business hours
             continue
         counted = [
@@ -465,8 +472,10 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             f"{q.text} (evidence: {_q(alike or counted or ev_quantities)})",
         )
         mismatches.append(signal)
-        if counted or any(e.unit == q.unit for e in alike) or (
-            alike and all(clearly_different(q, e) is not False for e in alike)
+        if (
+            counted
+            or any(e.unit == q.unit for e in alike)
+            or (alike and all(clearly_different(q, e) is not False for e in alike))
         ):
             states_other.append(signal)  # the same kind of amount, another value
 
@@ -546,7 +555,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         found_in = None if q.frequency else _clause_of(q, sentences, frozen_keys, others)
         if found_in is None:
             continue
-        clause, amounts = found_in
+        amounts = found_in[1]
         if not any(same_amount(q, e) for e in amounts):
             signal = RiskSignal(
                 SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence, for this: {_q(amounts)})"
@@ -583,11 +592,7 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
         evidence_seq = _sequence(focus)
         sequence.sort()
         stands_for = [
-            [
-                w
-                for w in spare
-                if _may_stand_for(p, w) and _in_place(a, w, sequence, evidence_seq)
-            ]
+            [w for w in spare if _may_stand_for(p, w) and _in_place(a, w, sequence, evidence_seq)]
             for p, (a, _b) in zip(paraphrased, missing_spans, strict=True)
         ]
         if (
@@ -598,7 +603,9 @@ def align(claim: str, window: str, facts: str | None = None) -> Alignment:
             and not unaligned
             and not any(opposite(p, w) or _antonym(p, w) for p in paraphrased for w in spare)
         ):
-            readings = tuple((p, tuple(ws[:3])) for p, ws in zip(paraphrased, stands_for, strict=True))
+            readings = tuple(
+                (p, tuple(ws[:3])) for p, ws in zip(paraphrased, stands_for, strict=True)
+            )
         else:
             unaligned += paraphrased
     return Alignment(
@@ -688,7 +695,7 @@ def _spare_words(focus: str, claim_keys: frozenset[str]) -> list[str]:
 @short_cache(maxsize=1024)
 def zh_tags(text: str) -> dict[str, str]:
     """jieba's part-of-speech tag of each Chinese word of `text` (v verb, d adverb, n noun)."""
-    return {w: t for w, t in _rjieba().tag(text)}
+    return dict(_rjieba().tag(text))
 
 
 _CLAUSE_SPLITS = (
@@ -729,7 +736,9 @@ def _clause_of(
         for i, (c, amounts) in enumerate(candidates):
             unique = keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
             share = len(unique & claim_keys) / len(unique) if unique else 0.0
-            stated = [o for o in others if any(same_amount(o, e) for e in quantities(normalize_zh(c)))]
+            stated = [
+                o for o in others if any(same_amount(o, e) for e in quantities(normalize_zh(c)))
+            ]
             scored.append((share + len(stated), c, amounts))
         scored.sort(key=lambda t: t[0], reverse=True)
         clear = scored[1][0] == 0 if margin is None else scored[0][0] >= scored[1][0] + margin
@@ -743,7 +752,7 @@ def _dropped_bounds(claim_quantities: tuple[Quantity, ...], focus: str) -> list[
     """A bounded amount in the clause the claim rests on that the claim leaves out restricts
     what the evidence says (`women who are more than 20 weeks pregnant` -> `pregnant
     women`): dropping it widens the claim."""
-    out = []
+    out: list[RiskSignal] = []
     found = bounds(focus)
     restricted = {n for n, kinds in found.items() if kinds - {"exact"}}
     if not restricted:

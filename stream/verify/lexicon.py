@@ -354,4 +354,6 @@ def fields(word: str) -> frozenset[str]:
             found |= ru.get(lemma, frozenset())
         return found
     t = table("en")
-    return frozenset().union(*(t.fields.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),)))
+    return frozenset().union(
+        *(t.fields.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),))
+    )

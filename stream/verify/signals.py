@@ -235,11 +235,10 @@ def _scoped(claim: str, evidence: str) -> list[RiskSignal]:
 
     found, _ = compare(slots_of(claim), slots_of(evidence), span_keys(claim))
     out = [s for s in found if s.code is SignalCode.NEGATION_MISMATCH][:1]
-    for s in found:
-        if s.code is SignalCode.QUANTIFIER_WIDENED:
-            out.append(RiskSignal(SignalCode.ABSOLUTE_UNSUPPORTED, s.detail.split(" (")[0]))
-        elif s.code is SignalCode.MODALITY_STRENGTHENED:
-            out.append(s)
+    widened = [s for s in found if s.code is SignalCode.QUANTIFIER_WIDENED]
+    if widened:  # the first absolute word the evidence lacks
+        out.append(RiskSignal(SignalCode.ABSOLUTE_UNSUPPORTED, widened[0].detail.split(" (")[0]))
+    out += [s for s in found if s.code is SignalCode.MODALITY_STRENGTHENED]
     return out
 
 

@@ -168,7 +168,8 @@ _CONDITION_RES = tuple(
 _ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+\S+){1,6}?\s+□")
 """`only` a few words before a masked `if`: `should only be given to children if …`."""
 _WITHIN_OF = re.compile(
-    r"\b(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b|в течение\s+(?:\S+\s+){1,3}?(?:с момента|со дня|с даты)"
+    r"\b(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b"
+    r"|в течение\s+(?:\S+\s+){1,3}?(?:с момента|со дня|с даты)"
 )
 """`within 14 days of receiving` counts from the event: it says `after`."""
 _NEGATED_BOUND = re.compile(
@@ -248,11 +249,11 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
                 where[kind] = m.start()
         masked = _mask(masked, pattern)
     if has_cjk(masked):
-        m = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
-        if m is not None:
+        zh = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
+        if zh is not None:
             found.setdefault("except", "除…外")
-            where.setdefault("except", m.start())
-            masked = masked[: m.start()] + _MASK + masked[m.start() + 1 :]
+            where.setdefault("except", zh.start())
+            masked = masked[: zh.start()] + _MASK + masked[zh.start() + 1 :]
     return found, masked, where
 
 
@@ -498,18 +499,18 @@ _RANKS = ((3, UNIVERSAL), (2, MAJORITY), (1, SOME))
 
 
 def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
-    """(rank, quantifier, keys of what it quantifies) of every quantifier of the text."""
-    out = []
-    words = scan(lowered)[2]
-    for i, word in enumerate(words):
+    """(rank, quantifier, keys of what it quantifies) of every quantifier, in text order."""
+    found: list[tuple[int, int, str, frozenset[str]]] = []
+    for m in _WORD_AT.finditer(lowered):
         for rank, cls in _RANKS:
-            if word in cls.words:
-                out.append((rank, word, _targets(words[i + 1 : i + 6])))
+            if m.group() in cls.words:
+                ahead = scan(lowered[m.end() : m.end() + 80])[2]
+                found.append((m.start(), rank, m.group(), _targets(ahead)))
     for rank, cls in _RANKS:
         for phrase in cls.phrases:
-            at = lowered.find(phrase)
-            if at >= 0 and re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", lowered):
-                out.append((rank, phrase, _targets(scan(lowered[at + len(phrase) :])[2][:5])))
+            for m in re.finditer(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", lowered):
+                ahead = scan(lowered[m.end() : m.end() + 80])[2]
+                found.append((m.start(), rank, phrase, _targets(ahead)))
         if cls.cjk and has_cjk(lowered):
             for w in cls.cjk:
                 at = lowered.find(w)
@@ -517,8 +518,9 @@ def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
                     follow = lowered[at + len(w) : at + len(w) + 4].strip("的 ")
                     head = follow[:2]
                     target = keys(head) if len(head) == 2 and has_cjk(head) else frozenset()
-                    out.append((rank, w, target))
-    return tuple(out)
+                    found.append((at, rank, w, target))
+    found.sort(key=lambda t: t[0])
+    return tuple((rank, word, target) for _, rank, word, target in found)
 
 
 _EXCEPTED = "⊄"
@@ -577,11 +579,11 @@ def compare(
         # the evidence states the predicate the claim negates, or negates the one it states
         # (an exception the evidence makes is no such statement: `except uploads` does not say
         # what uploads are allowed)
-        stated = [e for e in unmatched_evidence if not e[1].startswith(_EXCEPTED)]
+        asserted = [e for e in unmatched_evidence if not e[1].startswith(_EXCEPTED)]
         # with a condition in the evidence, a negation the claim adds usually restates it
         # (`expires unless renewed` / `expires if not renewed`): not a contradiction
         plain = not evidence.conditions
-        if stated or (plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)):
+        if asserted or (plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)):
             opposite.append(signal)
     out += _quantifiers(claim, evidence, claim_keys)
     if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
@@ -590,7 +592,15 @@ def compare(
         )
     out += _conditions(claim.conditions, evidence.conditions)
     if "onlyif" in evidence.conditions and "onlyif" not in claim.conditions and claim.exclusive:
-        out = [o for o in out if not (o.code is SignalCode.CONDITION_DROPPED and "only" not in o.detail and o.detail.startswith(evidence.conditions["onlyif"]))]
+        out = [
+            o
+            for o in out
+            if not (
+                o.code is SignalCode.CONDITION_DROPPED
+                and "only" not in o.detail
+                and o.detail.startswith(evidence.conditions["onlyif"])
+            )
+        ]
     out = [
         o
         for o in out
@@ -662,7 +672,7 @@ def _conditions(claim: Mapping[str, str], evidence: Mapping[str, str]) -> list[R
             continue
         if kind in ("if", "onlyif") and "proviso" in claim:
             continue
-        other = {"if": "onlyif", "onlyif": "if"}.get(kind)
+        other = {"if": "onlyif", "onlyif": "if"}.get(kind, "")
         if other in claim:
             said = claim[other]
             out.append(RiskSignal(SignalCode.CONDITION_CHANGED, f"{said} (evidence: {word})"))
@@ -700,14 +710,13 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
                     SignalCode.MODALITY_STRENGTHENED, f"{claim.modality[kind]} (evidence: {stated})"
                 )
             )
-    if "advice" in e_kinds and not hedged_claim and "obligation" not in c_kinds:
-        if not (c_kinds & {"obligation", "advice"}):
-            out.append(
-                RiskSignal(
-                    SignalCode.MODALITY_STRENGTHENED,
-                    f"unhedged (evidence: {evidence.modality['advice']})",
-                )
+    if "advice" in e_kinds and not hedged_claim and not (c_kinds & {"obligation", "advice"}):
+        out.append(
+            RiskSignal(
+                SignalCode.MODALITY_STRENGTHENED,
+                f"unhedged (evidence: {evidence.modality['advice']})",
             )
+        )
     if evidence.hedge and not claim.hedge:
         out.append(
             RiskSignal(

@@ -276,13 +276,17 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
             # one qualifier between number and unit: `30 календарных дней`, `5 business days`
             after = _AFTER.match(rest[m.end() :])
             unit_word = after.group(1).lower().rstrip(".") if after else ""
-            if unit_word in UNITS and after is not None and after.group(1)[:1] != "-":
-                if len(unit_word) > 2:
-                    dots = len(after.group(1)) - len(after.group(1).rstrip("."))
-                    unit = UNITS[unit_word]
-                    if word in _BUSINESS and unit in ("d", "h", "wk"):
-                        unit = "b" + unit  # working days are no fixed number of hours
-                    return unit, end + m.end() + after.end() - dots, scale
+            if (
+                unit_word in UNITS
+                and after is not None
+                and after.group(1)[:1] != "-"
+                and len(unit_word) > 2
+            ):
+                dots = len(after.group(1)) - len(after.group(1).rstrip("."))
+                unit = UNITS[unit_word]
+                if word in _BUSINESS and unit in ("d", "h", "wk"):
+                    unit = "b" + unit  # working days are no fixed number of hours
+                return unit, end + m.end() + after.end() - dots, scale
     return None, end, scale
 
 
@@ -337,7 +341,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     taken = [(m.start(3), m.end(3)) for m in _IDENT.finditer(text) if _is_ident(m)]
     out: list[Quantity] = []
     for m in _NUMBER.finditer(text):
-        if any(a <= m.start() < b for a, b in taken) or text[max(0, m.start() - 1) : m.start()] == "第":
+        if (
+            any(a <= m.start() < b for a, b in taken)
+            or text[max(0, m.start() - 1) : m.start()] == "第"
+        ):
             continue  # 第2年 is "the second year", no amount
         unit, end, scale = _unit_at(text, m.end())
         out.append(Quantity(_value(m.group(1), scale), unit, text[m.start() : end].strip()))
@@ -370,8 +377,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             unit = _FREQ_ADVERBS[m.group()]
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
     for m in _PHRASE_QUANTITY.finditer(lowered):
-        value, unit = _PHRASE_VALUES[m.group(1)]
-        out.append(Quantity(value, unit, text[m.start(1) : m.end(1)]))
+        amount, per = _PHRASE_VALUES[m.group(1)]
+        out.append(Quantity(amount, per, text[m.start(1) : m.end(1)]))
     for m in _ARTICLE_UNIT.finditer(lowered):
         unit = UNITS.get(m.group(2))
         if unit is not None and not any(q.text.lower() == m.group(1) for q in out):
@@ -664,8 +671,16 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     if has_cjk(text):
         for m in _ZH_BOUND_BEFORE.finditer(text):
             kind = _ZH_BOUND_KIND[m.group(1)]
-            if not m.group(1).startswith("不") and text[max(0, m.start() - 2) : m.start()] in (
-                "不能", "不得", "不可", "不会", "不应",
+            if (
+                not m.group(1).startswith("不")
+                and text[max(0, m.start() - 2) : m.start()]
+                in (
+                    "不能",
+                    "不得",
+                    "不可",
+                    "不会",
+                    "不应",
+                )
             ) or text[max(0, m.start() - 1) : m.start()] == "不":
                 kind = {"upper": "lower", "lower": "upper"}[kind]  # 不能大于10: <= 10
             spans.append((m.end() - 1, m.end() - 1, kind))

