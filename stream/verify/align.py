@@ -51,6 +51,7 @@ from stream.verify.tokens import EN_STOP, RU_STOP, ZH_STOP_CHARS, token_spans
 from stream.verify.units import (
     AFTER,
     BEFORE,
+    CACHE_TEXT_CHARS,
     EN_NUMBERS,
     HEDGE,
     INFERENCE,
@@ -254,22 +255,27 @@ def span_keys(text: str) -> frozenset[str]:
     """Keys of every word of `text` (Latin and Cyrillic words, Chinese words by jieba)."""
     found: set[str] = set()
     for original in _WORD.findall(text):
-        w = original.lower()
-        if not has_cjk(w):
-            if original[:1].isupper():
-                # a capitalised word may be a name (`Enterprise customers`, a plan's name):
-                # its synonyms (`business`) would let a claim swap it
-                found |= {k for k in keys(w) | evidence_keys(w) if "=" not in k and k[:1] != "h"}
-            else:
-                found |= keys(w) | evidence_keys(w)
-            if "-" in w:
-                for part in w.split("-"):
-                    found |= keys(part)
+        found |= _evidence_word_keys(original)
     if has_cjk(text):
         for w in zh_words(text):
             if has_cjk(w):
                 found |= keys(w)
     return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def _evidence_word_keys(original: str) -> frozenset[str]:
+    """What an evidence word offers to the claim's words, by how it is written: a
+    capitalised word may be a name (`Enterprise customers`, a plan's name), so its synonyms
+    and the kinds it names (`business`) would let a claim swap it; hyphenated words offer
+    their parts too."""
+    w = original.lower()
+    found = keys(w) | evidence_keys(w)
+    if original[:1].isupper():
+        found = frozenset(k for k in found if "=" not in k and k[:1] != "h")
+    if "-" in w:
+        found = found.union(*(keys(part) for part in w.split("-")))
+    return found
 
 
 @short_cache(maxsize=32, max_chars=1 << 18)
@@ -384,7 +390,19 @@ def strip_attribution(claim: str) -> str:
 
 def align(claim: str, window: str, facts: str | None = None) -> Alignment:
     """Align `claim` (markers stripped) with its evidence span `window`; numbers and
-    identifiers are looked up in `facts` (default: the span itself)."""
+    identifiers are looked up in `facts` (default: the span itself). Cached for spans of
+    ordinary length: a request's risk signals and its checker align the same pair."""
+    if len(window) > CACHE_TEXT_CHARS or (facts is not None and facts != window):
+        return _align(claim, window, facts)
+    return _align_cached(claim, window)
+
+
+@lru_cache(maxsize=512)
+def _align_cached(claim: str, window: str) -> Alignment:
+    return _align(claim, window, None)
+
+
+def _align(claim: str, window: str, facts: str | None) -> Alignment:
     claim_n, window_n = normalize_zh(strip_attribution(claim)), normalize_zh(window)
     c_quantities, c_ids = quantities(claim_n), identifiers(claim_n)
     ev_quantities, ev_ids = (
@@ -668,6 +686,7 @@ def _in_place(
     return False
 
 
+@lru_cache(maxsize=16384)
 def _is_verb(word: str) -> bool:
     from stream.verify.lexicon import _en_bases, table
 

@@ -13,6 +13,7 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from stream.verify.align import Alignment, align, span_keys
 from stream.verify.claims import strip_markers
@@ -138,7 +139,9 @@ def _fragment_windows(
     hits = []
     for (a, b), toks in zip(sentences, per_sentence, strict=True):
         present = set(toks)
-        if any(m - present for m in match.values()):
+        # only a sentence that shares a word with the claim is looked up in the lexicon:
+        # the others cannot be where the claim comes from, and a long document has many
+        if present & match.keys() and any(m - present for m in match.values()):
             present |= span_keys(text[a:b])
         hits.append(frozenset(t for t in weights if match[t] & present))
     best_cov, best = -1.0, (0, 0, frozenset[str]())
@@ -231,6 +234,19 @@ def contradiction(claim: str, evidence: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=256)
+def _window_of(
+    claim: str, fragment: Fragment, width: int, max_chars: int
+) -> tuple[Window, float] | None:
+    """The best window of `fragment` for `claim` (cached: the request's signals and the
+    checker ask for the same one), None when the claim has no content token."""
+    _, weights, match = _claim_match(claim)
+    total = sum(weights.values())
+    if total == 0:
+        return None
+    return _fragment_windows(fragment, weights, total, width, max_chars, match)
+
+
 def localize(
     claim_text: str,
     fragments: tuple[Fragment, ...],
@@ -240,15 +256,11 @@ def localize(
     """The evidence text signals look at: the sentence or adjacent pair of each fragment the
     claim aligns to best. Another sentence of a passage neither supports a claim's number nor
     contradicts it with its negation."""
-    _, weights, match = _claim_match(strip_markers(claim_text))
-    total = sum(weights.values())
+    claim = strip_markers(claim_text)
     out = []
     for fragment in fragments:
-        if total == 0:
-            out.append(fragment.text)
-            continue
-        window, _ = _fragment_windows(fragment, weights, total, width, max_chars, match)
-        out.append(fragment.text[window.start : window.end])
+        found = _window_of(claim, fragment, width, max_chars)
+        out.append(fragment.text if found is None else fragment.text[found[0].start : found[0].end])
     return out
 
 
@@ -269,13 +281,15 @@ def extract(
 ) -> Features | None:
     """Features for a claim with at least one content token and one fragment, else None."""
     claim = strip_markers(claim_text)
-    claim_tokens, weights, match = _claim_match(claim)
+    claim_tokens, weights, _ = _claim_match(claim)
     total = sum(weights.values())
     if not fragments or total == 0:
         return None
     windows, singles = [], []
     for fragment in fragments:
-        window, single = _fragment_windows(fragment, weights, total, width, max_chars, match)
+        found = _window_of(claim, fragment, width, max_chars)
+        assert found is not None  # total > 0
+        window, single = found
         windows.append(window)
         singles.append(single)
     best = max(windows, key=lambda w: w.coverage)

@@ -167,6 +167,7 @@ _DETACH = (
 )  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def _en_bases(word: str) -> tuple[str, ...]:
     t = table("en")
     known = (t.groups, t.kinds, t.antonyms, t.fields, t.pos.get("v", ()), t.pos.get("vn", ()))
@@ -200,6 +201,7 @@ _RU_ALTERNATIONS = (
 )  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
     """The roots a Russian verb shares with its aspect partner and its action noun, and an
     adjective with its noun: удалять / удалить / удаление -> удал, возвращать / возвратить /

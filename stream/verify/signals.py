@@ -229,11 +229,11 @@ def _scoped(claim: str, evidence: str) -> list[RiskSignal]:
     """Negation, absolute words and modality of the claim against its evidence span, by what
     they apply to and by class: `not refunded unless damaged` is `refunded only if damaged`,
     `has to` is `must`, `every` is `all`, and a negation elsewhere in the span that the claim
-    does not talk about is no mismatch."""
-    from stream.verify.align import span_keys
-    from stream.verify.slots import compare, slots_of
+    does not talk about is no mismatch. They come from the alignment of the claim with the
+    span (`stream.verify.align`), which the rules checker computes for the same pair."""
+    from stream.verify.align import align
 
-    found, _ = compare(slots_of(claim), slots_of(evidence), span_keys(claim))
+    found = align(claim, evidence).mismatches
     out = [s for s in found if s.code is SignalCode.NEGATION_MISMATCH][:1]
     widened = [s for s in found if s.code is SignalCode.QUANTIFIER_WIDENED]
     if widened:  # the first absolute word the evidence lacks

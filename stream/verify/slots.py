@@ -317,8 +317,9 @@ def _slots(text: str) -> Slots:
     condition_content = {
         kind: _clause_keys(lowered, at, clauses) for kind, at in where.items() if kind == "if"
     }
-    masked = _mask(_mask(masked, _NEGATED_BOUND), _BOUND_PHRASE_RE)
-    masked = _NEGATED_MODAL.sub(_keep_negation, masked)
+    masked = _bound_masked(masked)
+    if _may_have(masked, _NEGATED_MODAL_HEADS):
+        masked = _NEGATED_MODAL.sub(_keep_negation, masked)
     words = tuple(scan(masked)[2])
     located = _negations(masked)
     negated = tuple(n for _, n in located)
@@ -351,7 +352,7 @@ def _slots(text: str) -> Slots:
     if "except" in conditions:
         negated = (*negated, *_excepted(lowered))
     wordset = _with_lemmas(words)
-    freq_free = _mask(masked, _FREQUENCY_PHRASE)
+    freq_free = _mask(masked, _FREQUENCY_PHRASE) if _may_have(masked, _FREQUENCY_HEADS) else masked
     modality = {
         kind: hit[0] for kind, cls in MODALITY.items() if (hit := cls.find(masked, wordset))
     }
@@ -361,7 +362,7 @@ def _slots(text: str) -> Slots:
         modality.setdefault("obligation", "(instruction)")
     order = {}
     plain = scan(lowered)
-    unbounded = scan(_mask(_mask(lowered, _NEGATED_BOUND), _BOUND_PHRASE_RE))
+    unbounded = scan(_bound_masked(lowered))
     for kind, cls in (("before", BEFORE), ("after", AFTER), ("more", MORE), ("less", LESS)):
         hit = cls.find(unbounded[0], unbounded[1])
         if hit:
@@ -405,6 +406,49 @@ def _keep_negation(m: re.Match[str]) -> str:
     if text.startswith("need") or text.startswith("not"):
         head = "not"
     return head + _MASK * (len(text) - len(head))
+
+
+def _heads(phrases: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """First words (Latin, Cyrillic) and whole phrases (CJK) a text must have for a phrase
+    pattern to be worth running: big alternations are slow on every text, set lookups not."""
+    words = frozenset(p.split()[0] for p in phrases if not has_cjk(p))
+    return words, tuple(p for p in phrases if has_cjk(p))
+
+
+def _may_have(text: str, heads: tuple[frozenset[str], tuple[str, ...]]) -> bool:
+    words, cjk = heads
+    return bool(words & scan(text)[1]) or any(c in text for c in cjk)
+
+
+_BOUND_HEADS = _heads((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk, "not", "never"))
+_NEGATED_MODAL_HEADS = _heads(
+    (
+        "not",
+        "need",
+        "do",
+        "does",
+        "don't",
+        "doesn't",
+        "needn't",
+        "не",
+        "不需要",
+        "无需",
+        "不必",
+        "不用",
+        "无须",
+        "不须",
+        "不一定",
+    )
+)
+_FREQUENCY_HEADS = _heads(("every", "each", "каждые", "каждый", "каждую", "каждое", "每"))
+
+
+@short_cache(maxsize=2048)
+def _bound_masked(text: str) -> str:
+    """`text` with bound phrases masked (`no more than`, `не превышать`, 不超过)."""
+    if not _may_have(text, _BOUND_HEADS):
+        return text
+    return _mask(_mask(text, _NEGATED_BOUND), _BOUND_PHRASE_RE)
 
 
 def _with_lemmas(words: tuple[str, ...]) -> frozenset[str]:
