@@ -165,7 +165,7 @@ _CONDITION_RES = tuple(
     )
 )
 """(kind, first words that must occur for the pattern to be tried, pattern)."""
-_ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+\S+){1,6}?\s+□")
+_ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+[^\s,;]+){1,4}?\s+□")
 """`only` a few words before a masked `if`: `should only be given to children if …`."""
 _WITHIN_OF = re.compile(
     r"\b(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b"
