@@ -22,15 +22,17 @@ from typing import Any
 
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import (
-    claim_keys as claim_side,
-)
-from stream.verify.lexicon import (
+    antonyms_of,
+    bases_of,
     evidence_keys,
     fields,
     keys,
     opposite,
     predicate,
     zh_synonyms,
+)
+from stream.verify.lexicon import (
+    claim_keys as claim_side,
 )
 from stream.verify.model import RiskSignal
 from stream.verify.slots import (
@@ -600,6 +602,7 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
             if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
                 states_other.append(signal)  # at least 5 for no more than 5
     mismatches += _dropped_bounds(c_quantities, focus)
+    mismatches += _opposed_in_focus(claim_n, focus)
     substituted = _substitutions(claim_n, [*unaligned, *paraphrased], focus, frozen_keys)
     mismatches += substituted
     states_other += substituted
@@ -645,7 +648,7 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
         return bool(mine & fields(evidence_word))
     low = claim_word.lower()
     # an English adverb may reword any spare word (`immediately` / `at once`); a verb may not
-    return low.isascii() and predicate(low) and not _is_verb(low)
+    return low.isascii() and predicate(low) and not _is_verb(low) and low not in _TIME_ADVERBS
 
 
 MIN_PARAPHRASE_UNITS = 3
@@ -684,6 +687,13 @@ def _in_place(
         if any(keys_ & k for _, keys_ in evidence_seq[lo:hi] for k in anchors):
             return True
     return False
+
+
+_TIME_ADVERBS = frozenset(
+    """now currently presently already still yet soon recently lately today tomorrow
+    yesterday formerly previously later earlier again""".split()
+)
+"""Adverbs that add a time to what the evidence says: never read as a paraphrase."""
 
 
 @lru_cache(maxsize=16384)
@@ -876,6 +886,33 @@ def _antonym(a: str, b: str) -> bool:
         return False
     theirs = _antonym_stems(b)
     return any(q in theirs and not b.lower().startswith(p) for p in mine for q in _PARTNERS[p])
+
+
+def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
+    """A direction word of the claim whose antonym the clause it rests on states, and the
+    claim does not (`ice sheets have increased` where the clause says `decreased`, next to
+    an `increase` elsewhere in it): the claim may have swapped them."""
+    claim_words = {w.lower() for w in _WORD.findall(claim)}
+    focus_words = {w.lower() for w in _WORD.findall(focus)} - claim_words
+    if not focus_words:
+        return []
+    focus_bases = {b: w for w in focus_words for b in bases_of(w)}
+    claim_bases = {b for w in claim_words for b in bases_of(w)}
+    out = []
+    for word in claim_words:
+        hit = next(
+            (
+                focus_bases[a]
+                for a in antonyms_of(word)
+                if a in focus_bases and a not in claim_bases
+            ),
+            None,
+        )
+        if hit is None and _antonym_stems(word):
+            hit = next((o for o in focus_words if _antonym(word, o)), None)
+        if hit is not None:
+            out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
+    return out[:2]
 
 
 def _substitutions(

@@ -43,7 +43,7 @@ class Checker(Protocol):
     def check(self, request: CheckRequest) -> CheckResult: ...
 
 
-BASE_VERSION = "rules-2.0"
+BASE_VERSION = "rules-3.0"
 
 # Fitted by `citegate calibrate` on the labelled dev files of ../shared/eval (en, ru, zh; each
 # file weighted equally, classes balanced) on the claims the alignment lets through (the only
@@ -183,7 +183,7 @@ class RulesConfig:
 
     @property
     def version(self) -> str:
-        """`rules-2.0` for the built-in model, `rules-2.0+<hash>` for any other config: a
+        """`rules-3.0` for the built-in model, `rules-3.0+<hash>` for any other config: a
         changed weight, threshold or veto list changes the version every verdict carries."""
         digest = self.digest()
         if not self.calibrated and digest == _default_digest():

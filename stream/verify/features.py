@@ -117,6 +117,8 @@ class Features:
     """The request's signals plus the alignment's mismatches, without duplicates."""
 
 
+LEXICON_SENTENCES = 6
+"""How many of a fragment's sentences (by words shared with the claim) get lexicon keys."""
 WINDOW_SENTENCES = 2
 """A claim rests on one sentence or two adjacent ones (a merged claim); nothing else of a
 passage counts for or against it."""
@@ -136,12 +138,18 @@ def _fragment_windows(
     synonym) occurs there; ties keep the shorter window."""
     text = fragment.text
     sentences, per_sentence = _index(text)
+    exact = [frozenset(t for t in weights if t in set(toks)) for toks in per_sentence]
+    # only the sentences that share most words with the claim (and their neighbours, for a
+    # pair) are looked up in the lexicon: a long document has hundreds of sentences, and the
+    # one a claim comes from shares words with it
+    ranked = sorted(range(len(sentences)), key=lambda i: -math.fsum(weights[t] for t in exact[i]))[
+        :LEXICON_SENTENCES
+    ]
+    expand = {j for i in ranked if exact[i] for j in (i - 1, i, i + 1)}
     hits = []
-    for (a, b), toks in zip(sentences, per_sentence, strict=True):
+    for i, ((a, b), toks) in enumerate(zip(sentences, per_sentence, strict=True)):
         present = set(toks)
-        # only a sentence that shares a word with the claim is looked up in the lexicon:
-        # the others cannot be where the claim comes from, and a long document has many
-        if present & match.keys() and any(m - present for m in match.values()):
+        if i in expand and any(m - present for m in match.values()):
             present |= span_keys(text[a:b])
         hits.append(frozenset(t for t in weights if match[t] & present))
     best_cov, best = -1.0, (0, 0, frozenset[str]())
@@ -264,10 +272,32 @@ def localize(
     return out
 
 
+def used_windows(claim: str, fragments: tuple[Fragment, ...]) -> list[Window]:
+    """The windows a claim rests on: the best one, and those of other citations that cover
+    something it does not (support spread over several citations)."""
+    windows = [
+        w
+        for f in fragments
+        if (found := _window_of(claim, f, WINDOW_SENTENCES, 2000))
+        for w in (found[0],)
+    ]
+    if not windows:
+        return []
+    best = max(windows, key=lambda w: w.coverage)
+    return [best, *(w for w in windows if w is not best and w.covered - best.covered)]
+
+
+def evidence_span(claim: str, fragments: tuple[Fragment, ...]) -> str:
+    """The text of the used windows, joined: what the claim is aligned with."""
+    return "\n".join(w.fragment.text[w.start : w.end] for w in used_windows(claim, fragments))
+
+
 def evidence_signals(claim_text: str, fragments: tuple[Fragment, ...]) -> tuple[RiskSignal, ...]:
-    """Risk signals of a claim against the part of each fragment it relies on."""
+    """Risk signals of a claim against the part of the fragments it relies on: the same
+    span the rules checker aligns it with."""
     claim = strip_markers(claim_text)
-    local = localize(claim, fragments)
+    span = evidence_span(claim, fragments) if fragments else ""
+    local = [span] if span else localize(claim, fragments)
     return risk_signals(claim, local, local)
 
 
@@ -305,8 +335,7 @@ def extract(
     clash = contradiction(claim, window_text)
     claim_neg = NEGATION.search(claim) is not None
     window_neg = NEGATION.search(window_text) is not None
-    used = [best, *(w for w in windows if w is not best and w.covered - best.covered)]
-    aligned = align(claim, "\n".join(w.fragment.text[w.start : w.end] for w in used))
+    aligned = align(claim, evidence_span(claim, fragments))
     found = tuple(dict.fromkeys((*signals, *aligned.mismatches)))
     codes = {s.code for s in found}
     coverage = best.coverage

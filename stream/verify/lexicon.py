@@ -328,6 +328,23 @@ def predicate(word: str, before: str = "") -> bool:
 
 
 @lru_cache(maxsize=65536)
+def antonyms_of(word: str) -> frozenset[str]:
+    """WordNet antonyms (base forms) of an English word's base forms."""
+    if not word.isascii():
+        return frozenset()
+    t = table("en")
+    return frozenset().union(
+        *(t.antonyms.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),))
+    )
+
+
+@lru_cache(maxsize=65536)
+def bases_of(word: str) -> frozenset[str]:
+    """An English word's base forms (itself when it has none)."""
+    return frozenset(_en_bases(word.lower()) or (word.lower(),))
+
+
+@lru_cache(maxsize=65536)
 def opposite(a: str, b: str) -> bool:
     """WordNet antonyms (`accept` / `reject`, `include` / `exclude`) between two English
     words, in any of their base forms."""
