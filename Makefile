@@ -5,6 +5,12 @@ PROMTOOL ?= promtool
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# PyTorch for `citegate learn` and its tests, CPU build, installed first so `.[learn]` finds it
+# satisfied. On these machines pip takes this version from local disk. Elsewhere a plain
+# `torch` from PyPI is the CUDA build on Linux (several GB): point TORCH_SPEC at PyTorch's CPU
+# wheel index (`make TORCH_SPEC='torch==2.13.0 --index-url <cpu index>'`, docs/checkers.md).
+TORCH  ?= 2.13.0
+TORCH_SPEC ?= torch==$(TORCH)
 
 .PHONY: lexicon demo test lint typecheck rules unit integration coverage faults fuzz clean
 
@@ -15,8 +21,10 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@echo "make: upgrading pip"
 	$(BIN)/pip install --quiet --upgrade pip
+	@echo "make: installing PyTorch $(TORCH) (CPU build; for \`citegate learn\` and its tests)"
+	$(BIN)/pip install --progress-bar off $(TORCH_SPEC) | grep --line-buffered -E '^(Collecting|Successfully)'; exit $${PIPESTATUS[0]}
 	@echo "make: installing citegate and its dependencies (pip shows each package)"
-	$(BIN)/pip install --progress-bar off -e '.[dev]' | grep --line-buffered -E '^(Collecting|Successfully)'; exit $${PIPESTATUS[0]}
+	$(BIN)/pip install --progress-bar off -e '.[dev,learn]' | grep --line-buffered -E '^(Collecting|Successfully)'; exit $${PIPESTATUS[0]}
 	@touch $(STAMP)
 	@echo "make: $(VENV) is ready"
 

@@ -223,8 +223,9 @@ class Metrics:
         )
         self.cascade_claims = Counter(
             "citegate_cascade_claims",
-            "Claims the cascade kept with the rules verdict or routed to the model.",
-            ["route"],
+            "Claims each cascade tier settled: rules (kept), model (lifted by the learned "
+            "model), llm (judged by the LLM).",
+            ["tier"],
             registry=r,
         )
         self.checker_errors = Counter(

@@ -178,8 +178,19 @@ class Settings:
         default="rules",
         metadata=_env(
             "CHECKER",
-            "semantic checker: `rules`, `llm`, `cascade` (rules, then llm) or a config file",
+            "semantic checker: `rules`, `llm`, `model:DIR` (a `citegate learn` model), "
+            "`cascade` (rules, then the model and/or llm) or a rules config file",
         ),
+    )
+    model: str | None = field(
+        default=None,
+        metadata=_env(
+            "MODEL", "learned model directory (`citegate learn`) for the cascade's model tier"
+        ),
+    )
+    model_threads: int = field(
+        default=1,
+        metadata=_env("MODEL_THREADS", "ONNX Runtime threads of the learned model per process"),
     )
     llm_url: str | None = field(
         default=None,
@@ -307,6 +318,7 @@ class Settings:
             "cache_bytes",
             "corpus_retries",
             "label_cap",
+            "model_threads",
         ):
             if getattr(self, name) < 1:
                 raise UsageError(f"{name} must be at least 1")

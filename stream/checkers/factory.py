@@ -1,7 +1,9 @@
 """Checker selection from settings (`CITEGATE_CHECKER` / `--checker`).
 
 `rules` is the built-in lexical checker; `llm` a model behind an OpenAI-compatible endpoint;
-`cascade` runs the rules on every claim and sends only the doubtful ones to the model.
+`model:DIR` a cross-encoder trained by `citegate learn`, run by ONNX Runtime; `cascade` runs
+the rules on every claim, then the learned model (`CITEGATE_MODEL`) and/or the LLM
+(`CITEGATE_LLM_URL`) on the claims the earlier tiers left open (`stream.checkers.cascade`).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from stream.verify.codes import SignalCode
 
 if TYPE_CHECKING:
     from stream.checkers.llm import LlmChecker
+    from stream.checkers.model import ModelChecker
 
-AVAILABLE = "rules, llm, cascade, or a checker config file (.toml)"
+AVAILABLE = "rules, llm, model:DIR, cascade, or a checker config file (.toml)"
 
 
 def make_checker(
@@ -32,20 +35,42 @@ def make_checker(
         return SyncChecker(rules_checker(settings), metrics)
     if spec == "llm":
         return llm_checker(settings, metrics)
+    if spec.startswith("model:"):
+        return learned_checker(spec.removeprefix("model:"), settings, metrics)
     if spec == "cascade":
         unknown = sorted(settings.cascade_signals - {s.value for s in SignalCode})
         if unknown:
             raise UsageError(f"CITEGATE_CASCADE_SIGNALS: unknown signal codes {unknown}")
+        if not settings.model and not settings.llm_url:
+            raise UsageError(
+                "the cascade needs a learned model (CITEGATE_MODEL=DIR) and/or an LLM "
+                "(CITEGATE_LLM_URL and CITEGATE_LLM_MODEL)"
+            )
+        learned = learned_checker(settings.model, settings, metrics) if settings.model else None
         return CascadeChecker(
             SyncChecker(rules_checker(settings), metrics),
-            llm_checker(settings, metrics),
+            llm_checker(settings, metrics) if settings.llm_url else None,
             settings.cascade_band,
             settings.cascade_signals,
             metrics,
+            learned=learned,
         )
     if spec.endswith(".toml") or Path(spec).is_file():
         return SyncChecker(RulesChecker(load_rules_config(spec)), metrics)
     raise UsageError(f"unknown checker {spec!r}; available: {AVAILABLE}")
+
+
+def check_spec(spec: str, settings: Settings) -> None:
+    """Refuse a bad learned-model directory before a worker or replay starts (one line, exit 2)."""
+    paths = [spec.removeprefix("model:")] if spec.startswith("model:") else []
+    if spec == "cascade" and settings.model:
+        paths.append(settings.model)
+    if paths:
+        from stream.checkers.modeldir import load_model_dir, require_runtime
+
+        require_runtime()
+        for path in paths:
+            load_model_dir(path)
 
 
 def rules_checker(settings: Settings) -> RulesChecker:
@@ -53,6 +78,18 @@ def rules_checker(settings: Settings) -> RulesChecker:
     if settings.rules_config:
         return RulesChecker(load_rules_config(settings.rules_config))
     return RulesChecker()
+
+
+def learned_checker(path: str, settings: Settings, metrics: Metrics | None = None) -> ModelChecker:
+    from stream.checkers.modeldir import require_runtime
+
+    if not path:
+        raise UsageError("model:DIR needs a directory written by `citegate learn`")
+    require_runtime()
+    # imported here: onnxruntime and tokenizers cost ~0.3 s at start and are an optional extra
+    from stream.checkers.model import model_checker
+
+    return model_checker(path, metrics, settings.model_threads)
 
 
 def llm_checker(settings: Settings, metrics: Metrics | None = None) -> LlmChecker:

@@ -20,6 +20,7 @@ MODULES: dict[str, str] = {
     "demo": "demo_cmd",
     "eval": "eval_cmd",
     "calibrate": "calibrate_cmd",
+    "learn": "learn_cmd",
     "replay": "replay_cmd",
     "bench": "bench_cmd",
     "review": "review_cmd",

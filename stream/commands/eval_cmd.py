@@ -47,7 +47,8 @@ def register(sub: Any) -> None:
         "--checker",
         default=None,
         metavar="NAME|CONFIG",
-        help="checker to measure (default: $CITEGATE_CHECKER, else rules)",
+        help="checker to measure: rules, llm, model:DIR, cascade or a config "
+        "(default: $CITEGATE_CHECKER, else rules)",
     )
     p.add_argument(
         "--format",

@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
         "--checker",
         default=None,
         metavar="NAME|CONFIG",
-        help="checker to re-verify with: rules, llm, cascade or a TOML config "
+        help="checker to re-verify with: rules, llm, model:DIR, cascade or a TOML config "
         "(default: CITEGATE_CHECKER, as the worker)",
     )
     p.add_argument("--output-topic", default=None, help="default: CITEGATE_TOPIC_REPLAY")

@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
         "--checker",
         default=None,
         metavar="NAME|CONFIG",
-        help="rules (default), llm, cascade, or a calibrated checker config (.toml)",
+        help="rules (default), llm, model:DIR, cascade, or a calibrated checker config (.toml)",
     )
     p.add_argument(
         "--force-review-domains",

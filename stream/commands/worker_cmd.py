@@ -33,6 +33,8 @@ WORKER_OPTIONS: tuple[tuple[str, type], ...] = (
     ("batch_max_records", int),
     ("checker", str),
     ("rules_config", str),
+    ("model", str),
+    ("model_threads", int),
     ("log_level", str),
 )
 """Settings exposed as `--flag` (dashes for underscores); the rest come from CITEGATE_*."""
@@ -84,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     from stream.worker.launch import run_worker
 
     settings = settings_from_args(args)
+    from stream.checkers.factory import check_spec
+
+    check_spec(settings.checker, settings)  # a bad model directory is one line here, not per child
     logging.basicConfig(
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -9,16 +9,18 @@ an output the broker refuses for good turns that one input into a dead letter, a
 letter already acknowledged is not sent again when its batch is retried.
 
 The loop also keeps a watchdog: `stalled_for()` is how long it has made no progress while
-inputs wait or the broker cannot be reached; past `stall_s` it raises `StalledError` so the
-worker exits non-zero and its supervisor restarts it.
+inputs wait or the broker cannot be reached, or how long a batch has been waiting on the broker
+(acknowledgements, marks, the commit) when that is longer; past `stall_s` it raises
+`StalledError` so the worker exits non-zero and its supervisor restarts it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from aiokafka import ConsumerRecord, TopicPartition
@@ -89,6 +91,9 @@ class StageLoop:
         self.last_progress = clock()
         self._waiting = False
         """True while fetched inputs wait for a retry or the broker cannot be reached."""
+        self._on_broker_since: float | None = None
+        """When the batch in hand started waiting on the broker (None: not waiting on it). A
+        broker whose storage hangs never answers, so no send fails and nothing would say so."""
         self._probed_at = clock()
         self.broker_ok = True
         self._outage = False
@@ -98,10 +103,22 @@ class StageLoop:
     # -- watchdog -----------------------------------------------------------------------------
 
     def stalled_for(self) -> float:
-        """Seconds without progress while work waits (0 when idle or moving)."""
-        if not self._waiting:
-            return 0.0
-        return max(0.0, self._clock() - self.last_progress)
+        """Seconds without progress while work waits (0 when idle or moving): inputs waiting
+        for a retry or an unreachable broker, or a batch waiting on the broker's answers."""
+        now = self._clock()
+        waited = now - self.last_progress if self._waiting else 0.0
+        if self._on_broker_since is not None:
+            waited = max(waited, now - self._on_broker_since)
+        return max(0.0, waited)
+
+    @contextlib.contextmanager
+    def _on_broker(self) -> Iterator[None]:
+        """Marks the time spent waiting on the broker for a batch (not the verification)."""
+        self._on_broker_since = self._clock()
+        try:
+            yield
+        finally:
+            self._on_broker_since = None
 
     def _progress(self) -> None:
         self.last_progress = self._clock()
@@ -278,10 +295,20 @@ class StageLoop:
 
     async def handle(self, batches: dict[TopicPartition, list[ConsumerRecord[Any, Any]]]) -> None:
         """Process one fetched batch end to end, committing its offsets last."""
-        await self._verify_broker()
+        with self._on_broker():
+            await self._verify_broker()
         keyed: list[tuple[InputRecord, Outcome]] = []
         for tp, records in batches.items():
             keyed.extend(await self._process_partition(tp, records))
+        with self._on_broker():
+            await self._deliver(batches, keyed)
+
+    async def _deliver(
+        self,
+        batches: dict[TopicPartition, list[ConsumerRecord[Any, Any]]],
+        keyed: list[tuple[InputRecord, Outcome]],
+    ) -> None:
+        """Send the batch's outputs, mark its ids, commit its offsets: all on the broker."""
         # Wave 1: verdicts and dead letters; wave 2: decisions of inputs whose wave 1 landed.
         keyed = await self._send_wave(keyed, lambda o: (*o.verdicts, *o.dead_letters))
         keyed = await self._send_wave(keyed, lambda o: o.decisions)

@@ -111,7 +111,7 @@ class Decisions:
     async def poll(self) -> None:
         """Read what has arrived so far (one fetch)."""
         assert self.consumer is not None
-        batches = await self.consumer.getmany(timeout_ms=200)
+        batches = await self.consumer.getmany(timeout_ms=100)
         for records in batches.values():
             for r in records:
                 event = orjson.loads(r.value)

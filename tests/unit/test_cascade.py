@@ -123,8 +123,8 @@ async def test_only_band_and_signal_claims_reach_the_model(
     assert len(server.bodies) == 3
     assert {cid for cid in RULES if any(f'"{cid}"' in s for s in sent)} == ROUTED
     assert (cascade.routed, cascade.kept) == (3, 3)
-    assert registry.get_sample_value("citegate_cascade_claims_total", {"route": "model"}) == 3
-    assert registry.get_sample_value("citegate_cascade_claims_total", {"route": "rules"}) == 3
+    assert registry.get_sample_value("citegate_cascade_claims_total", {"tier": "llm"}) == 3
+    assert registry.get_sample_value("citegate_cascade_claims_total", {"tier": "rules"}) == 3
     assert out["keep-entailed"].verdict is Verdict.ENTAILED
     assert out["keep-entailed"].reason == "rules"
     assert out["keep-contradicted"].verdict is Verdict.CONTRADICTED
@@ -133,7 +133,7 @@ async def test_only_band_and_signal_claims_reach_the_model(
     assert out["band-entailed"].verdict is Verdict.CONTRADICTED
     assert out["signal-entailed"].verdict is Verdict.CONTRADICTED
     assert "negation_mismatch" in out["signal-entailed"].reason
-    assert cascade.ref == Ref("cascade", f"rules-test+llm:{cascade.model.ref.version}")
+    assert cascade.ref == Ref("cascade", f"rules-test+llm:{cascade.llm.ref.version}")
 
 
 async def test_dead_endpoint_makes_routed_claims_unknown(cascade_for: Any) -> None:

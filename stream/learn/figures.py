@@ -1,0 +1,280 @@
+"""The learned checker's figures, reproducibly: `python -m stream.learn.figures`.
+
+Runs the documented commands as subprocesses, two at a time by default, each with one thread
+and `nice -n 10`, and writes everything under `--out` (outside the repository):
+
+- **within each file**: `citegate learn FILE --folds 5 --scores-out …` — five models, each
+  trained without one fifth of the file, score that fifth through the int8 ONNX path; the fifth
+  is judged at the threshold chosen on the other fifths' scores. Then the final model on the
+  whole file (`OUT/models/<file>`), which `citegate eval Y --checker model:OUT/models/<file>`
+  can measure on records the learner never saw.
+- **leave one file out**: `citegate learn <the other files> --folds 1 -o OUT/lofo/<file>` and
+  `citegate eval <file> --checker model:…` (and `cascade`): a domain the model has not seen.
+- `report`: one table per mode — the model alone, `rules`, and the cascade rules -> model,
+  on the same records: binary BAcc, false-accept rate, accept recall; training time, model size.
+
+```sh
+python -m stream.learn.figures run --eval-dir ../shared/eval --out /tmp/learn-figures
+python -m stream.learn.figures report --eval-dir ../shared/eval --out /tmp/learn-figures
+```
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from stream.checkers.base import SyncChecker
+from stream.checkers.cascade import may_lift
+from stream.learn.threshold import choose_threshold, figures
+from stream.quality.evaluate import LabelledClaim, load_records, to_request
+from stream.verify.checkers import RulesChecker
+from stream.verify.codes import Verdict
+from stream.verify.model import CheckResult
+
+FILES = ("expertqa", "wice", "climate_fever_pairs", "healthver", "ocnli_dev", "terra")
+
+
+def _citegate() -> list[str]:
+    exe = shutil.which("citegate") or str(Path(sys.executable).with_name("citegate"))
+    return ["nice", "-n", "10", exe]
+
+
+def _run(argv: list[str], log: Path) -> int:
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    with log.open("wb") as f:
+        f.write((" ".join(argv) + "\n").encode())
+        f.flush()
+        return subprocess.run(
+            argv, stdout=f, stderr=subprocess.STDOUT, env=env, check=False
+        ).returncode
+
+
+def within_jobs(args: argparse.Namespace) -> list[tuple[list[str], Path]]:
+    out = Path(args.out)
+    jobs = []
+    for name in args.files:
+        src = Path(args.eval_dir) / f"{name}.jsonl"
+        argv = [
+            *_citegate(), "learn", str(src), "-o", str(out / "models" / name),
+            "--folds", "5", "--threads", "1", "--seed", str(args.seed),
+            "--max-minutes", str(args.max_minutes), "--epochs", str(args.epochs),
+            "--scores-out", str(out / "within" / f"{name}.scores.jsonl"), *args.learn_args,
+        ]  # fmt: skip
+        if args.max_records:
+            argv += ["--max-records", str(args.max_records)]
+        if args.cv_only:
+            argv.append("--cv-only")
+        jobs.append((argv, out / "within" / f"{name}.log"))
+    return jobs
+
+
+def lofo_jobs(args: argparse.Namespace) -> list[tuple[list[str], Path]]:
+    out = Path(args.out)
+    jobs = []
+    for name in args.files:
+        train = [str(Path(args.eval_dir) / f"{o}.jsonl") for o in FILES if o != name]
+        model = out / "lofo" / name
+        argv = [
+            *_citegate(), "learn", *train, "-o", str(model), "--folds", "1", "--threads", "1",
+            "--seed", str(args.seed), "--max-minutes", str(args.lofo_minutes),
+            "--epochs", str(args.epochs), "--max-records", str(args.lofo_records),
+            "--scores-out", str(out / "lofo" / f"{name}.holdout.jsonl"), *args.learn_args,
+        ]  # fmt: skip
+        jobs.append((argv, out / "lofo" / f"{name}.log"))
+    return jobs
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    for sub in ("within", "lofo", "models"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    jobs = (within_jobs(args) if "within" in args.modes else []) + (
+        lofo_jobs(args) if "lofo" in args.modes else []
+    )
+    with ThreadPoolExecutor(args.jobs) as pool:
+        codes = list(pool.map(lambda j: _run(*j), jobs))
+    for (_, log), code in zip(jobs, codes, strict=True):
+        print(f"{'ok ' if code == 0 else 'FAILED'} {log}")
+    if "lofo" in args.modes:
+        for name in args.files:
+            model = out / "lofo" / name
+            src = str(Path(args.eval_dir) / f"{name}.jsonl")
+            if model.exists():
+                _eval(src, f"model:{model}", out / "lofo" / f"{name}.eval-model.json")
+    return 0 if all(c == 0 for c in codes) else 1
+
+
+def _eval(src: str, spec: str, target: Path) -> None:
+    argv = [*_citegate(), "eval", src, "--checker", spec, "--no-mutations", "--format", "json"]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    target.write_bytes(done.stdout if done.returncode == 0 else done.stderr)
+
+
+def _rules(records: Sequence[LabelledClaim]) -> dict[str, CheckResult]:
+    checker = SyncChecker(RulesChecker())
+    return asyncio.run(checker.check_many([to_request(r) for r in records]))
+
+
+def _figs(accepted: Sequence[bool], positive: Sequence[bool]) -> dict[str, Any]:
+    return figures(accepted, positive).as_dict()
+
+
+def report_file(eval_dir: Path, name: str, scores: Path, target: float) -> dict[str, Any]:
+    records = {r.id: r for r in load_records(eval_dir / f"{name}.jsonl")}
+    rows = [orjson.loads(line) for line in scores.read_bytes().splitlines() if line.strip()]
+    recs = [records[row["id"]] for row in rows]
+    rules = _rules(recs)
+    positive = [r.label == "entailed" for r in recs]
+    folds = sorted({row["fold"] for row in rows})
+    thr: dict[int, float] = {}
+    for k in folds:
+        others = [row for row in rows if row["fold"] != k] if len(folds) > 1 else rows
+        thr[k] = choose_threshold(
+            [o["p"] for o in others], [o["label"] == "entailed" for o in others], target
+        )
+    model = [row["p"] >= thr[row["fold"]] for row in rows]
+    rule = [rules[r.id].verdict is Verdict.ENTAILED for r in recs]
+    lift = [may_lift(to_request(r), rules[r.id]) for r in recs]
+    cascade = [a or (b and m) for a, b, m in zip(rule, lift, model, strict=True)]
+    runs = orjson.loads(scores.with_name(scores.name + ".runs.json").read_bytes())
+    return {
+        "file": name,
+        "target_far": target,
+        "model": _figs(model, positive),
+        "rules": _figs(rule, positive),
+        "cascade": _figs(cascade, positive),
+        "liftable_share": round(sum(lift) / len(lift), 4),
+        "train_seconds": [r["seconds"] for r in runs["runs"]],
+        "train_examples": [r["examples"] for r in runs["runs"]],
+        "model_bytes": runs["last_model_bytes"],
+    }
+
+
+def report(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    doc: dict[str, list[dict[str, Any]]] = {"within": [], "lofo": []}
+    for mode, suffix in (("within", ".scores.jsonl"), ("lofo", ".holdout.jsonl")):
+        for name in args.files:
+            scores = out / mode / f"{name}{suffix}"
+            if mode == "lofo":
+                ev = out / "lofo" / f"{name}.eval-model.json"
+                if ev.exists():
+                    doc["lofo"].append({"file": name, "eval": orjson.loads(ev.read_bytes())})
+                continue
+            if scores.exists():
+                for target in args.targets:
+                    doc[mode].append(report_file(Path(args.eval_dir), name, scores, target))
+    (out / "report.json").write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+    for row in doc["within"]:
+        m, r, c = row["model"], row["rules"], row["cascade"]
+        print(
+            f"{row['file']:22} far*={row['target_far']:.2f} | model bacc "
+            f"{m.get('binary_bacc')} far {m.get('false_accept_rate')} rec "
+            f"{m.get('accept_recall')} | rules bacc {r.get('binary_bacc')} far "
+            f"{r.get('false_accept_rate')} rec {r.get('accept_recall')} | cascade bacc "
+            f"{c.get('binary_bacc')} far {c.get('false_accept_rate')} rec "
+            f"{c.get('accept_recall')} | train s {sum(row['train_seconds']):.0f}"
+        )
+    for row in doc["lofo"]:
+        print(f"lofo {row['file']:22} {row['eval']}")
+    return 0
+
+
+def speed(args: argparse.Namespace) -> int:
+    """Inference on one core: ms per claim (one claim per call, p50/p90) and claims/s (batches
+    of 64), the rules checker measured on the same claims in the same run; medians of runs."""
+    import statistics
+    import time
+
+    from stream.checkers.model import ModelScorer
+    from stream.checkers.modeldir import load_model_dir
+    from stream.learn.data import fragments
+
+    scorer = ModelScorer(load_model_dir(args.model), threads=1)
+    tok = scorer.tokenizer
+    rules = RulesChecker()
+    rows = []
+    for name in args.files:
+        records = load_records(Path(args.eval_dir) / f"{name}.jsonl")
+        short = []
+        for r in records:
+            n = sum(len(tok.tokenizer.encode(tok.normalize(t), add_special_tokens=False).ids)
+                    for _, t in r.evidence)  # fmt: skip
+            if n <= args.max_evidence_tokens:
+                short.append(r)
+        short = short[: args.claims]
+        if not short:
+            continue
+        per_run: list[tuple[float, float, float, float]] = []
+        for _ in range(args.runs):
+            lat = []
+            for r in short:
+                t0 = time.perf_counter()
+                scorer.score([(r.claim, fragments(r))])
+                lat.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            for i in range(0, len(short), 64):
+                scorer.score([(r.claim, fragments(r)) for r in short[i : i + 64]])
+            batched = len(short) / (time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            for r in short:
+                rules.check(to_request(r))
+            rules_rate = len(short) / (time.perf_counter() - t0)
+            q = statistics.quantiles(lat, n=10)
+            per_run.append((statistics.median(lat), q[8], batched, rules_rate))
+        med = [statistics.median(x[i] for x in per_run) for i in range(4)]
+        rows.append((name, len(short), *med))
+        print(
+            f"{name:22} claims {len(short):4}  model ms/claim p50 {med[0]:6.1f}  p90 "
+            f"{med[1]:6.1f}  model claims/s (batch 64) {med[2]:7.1f}  rules claims/s "
+            f"{med[3]:7.1f}  rules/model {med[3] / med[2]:5.1f}x",
+            flush=True,
+        )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m stream.learn.figures", description=__doc__)
+    p.add_argument("action", choices=("run", "report", "speed"))
+    p.add_argument("--model", default=None, help="speed: a model directory")
+    p.add_argument("--claims", type=int, default=200, help="speed: claims per file")
+    p.add_argument("--runs", type=int, default=3, help="speed: runs (medians shown)")
+    p.add_argument("--max-evidence-tokens", type=int, default=256, help="speed: evidence cap")
+    p.add_argument("--eval-dir", default="../shared/eval")
+    p.add_argument("--out", required=True)
+    p.add_argument("--files", type=lambda s: s.split(","), default=list(FILES))
+    p.add_argument("--modes", type=lambda s: s.split(","), default=["within", "lofo"])
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--epochs", type=float, default=3.0)
+    p.add_argument("--max-minutes", type=float, default=18.0, help="per file, within-file")
+    p.add_argument("--max-records", type=int, default=None, help="per file, within-file")
+    p.add_argument("--lofo-minutes", type=float, default=6.0)
+    p.add_argument("--lofo-records", type=int, default=400, help="per training file, lofo")
+    p.add_argument("--targets", type=lambda s: [float(x) for x in s.split(",")], default=[0.02])
+    p.add_argument("--learn-args", type=lambda s: s.split(), default=[], help="for every learn")
+    p.add_argument(
+        "--cv-only", action="store_true", help="within-file: the five fold models, no final one"
+    )
+    args = p.parse_args(argv)
+    if args.action == "speed":
+        if not args.model:
+            p.error("speed needs --model DIR")
+        return speed(args)
+    return run(args) if args.action == "run" else report(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
