@@ -117,6 +117,9 @@ class Features:
     """The request's signals plus the alignment's mismatches, without duplicates."""
 
 
+PAIR_MIN_TOKENS = 2
+"""A claim rests on two adjacent sentences only when the second adds this many of its words:
+one word found next door is how a swapped entity (`heartburn` for `rash`) or number aligns."""
 LEXICON_SENTENCES = 6
 """How many of a fragment's sentences (by words shared with the claim) get lexicon keys."""
 WINDOW_SENTENCES = 2
@@ -168,6 +171,8 @@ def _fragment_windows(
             if k == i:
                 single = max(single, score)
             shorter = k - i < best[1] - best[0]
+            if k > i and len(covered - hits[i]) < PAIR_MIN_TOKENS:
+                continue  # a neighbour adding one word is no merged claim: maybe a swap
             if score > best_cov + 1e-9 or (score > best_cov - 1e-9 and shorter):
                 best_cov, best = score, (i, k, covered)
     i, k, covered = best
@@ -317,9 +322,9 @@ def extract(
         return None
     windows, singles = [], []
     for fragment in fragments:
-        found = _window_of(claim, fragment, width, max_chars)
-        assert found is not None  # total > 0
-        window, single = found
+        chosen = _window_of(claim, fragment, width, max_chars)
+        assert chosen is not None  # total > 0
+        window, single = chosen
         windows.append(window)
         singles.append(single)
     best = max(windows, key=lambda w: w.coverage)

@@ -622,6 +622,7 @@ _BOUND_WORDS: dict[str, str] = {
          "no longer than", "not longer than", "may not exceed", "must not exceed",
          "does not exceed", "not exceed", "не позднее", "не дольше", "не выше", "ниже",
          "не позднее чем через", "не позже чем через", "не позднее чем", "не позже чем",
+         "не позднее чем за", "не позже чем за", "не позднее, чем за", "не позднее за",
          "не дальше", "не чаще", "не более чем", "не более чем за"),
         "upper"),
     **dict.fromkeys(
@@ -629,7 +630,8 @@ _BOUND_WORDS: dict[str, str] = {
          "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "beyond",
          "longer than", "later than", "larger than", "bigger than", "higher than",
          "no earlier than", "no fewer than", "не ранее", "не раньше", "выше", "не менее",
-         "не ближе", "не реже", "как минимум", "не менее чем",
+         "не ближе", "не реже", "как минимум", "не менее чем", "не ранее чем за",
+         "не раньше чем за", "не ранее, чем за", "не ранее чем", "не раньше чем",
          "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше"), "lower"),
 }  # fmt: skip
 _BOUND_RE = re.compile(
