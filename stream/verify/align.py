@@ -247,7 +247,7 @@ _CLOSED_CHARS = frozenset(
 """Chinese words skipped whole: single-character particles, prepositions and closed-class
 words, and the indefinite `一个` (a, an)."""
 _WORD = re.compile(
-    r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+(?:['’.-][A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]+)*"
+    r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+[0-9]*(?:['’.-][A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]+)*"
 )
 """A Latin or Cyrillic word, also when glued to Chinese text (`OA系统`, `UTC时间`)."""
 

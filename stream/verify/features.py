@@ -257,6 +257,8 @@ def _window_of(
     total = sum(weights.values())
     if total == 0:
         return None
+    # a claim of several sentences (a quoted passage) may rest on as many
+    width = max(width, len(split_sentences(claim)))
     return _fragment_windows(fragment, weights, total, width, max_chars, match)
 
 

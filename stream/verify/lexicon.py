@@ -262,6 +262,8 @@ def word_keys(word: str) -> frozenset[str]:
                 keys.update(f"r:{root}" for root in ru_roots(bare))
         return frozenset(keys)
     keys = {_stem(word, "en")}
+    if "-" in word and any(c.isdigit() for c in word):
+        keys.add(word.replace("-", ""))  # COVID-19 is COVID19, SHA-256 is SHA256
     groups = table("en").groups
     for base in _en_bases(word):
         keys.add(_stem(base, "en"))
