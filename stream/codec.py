@@ -30,6 +30,7 @@ SCHEMA_FILES = {
     "decision": "decision.schema.json",
     "dead-letter": "dead-letter.schema.json",
     "review": "review.schema.json",
+    "release": "release.schema.json",
 }
 
 

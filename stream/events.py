@@ -54,6 +54,7 @@ class Envelope:
     replay_id: str | None = None
     latency_s: float | None = None
     mode: str = "live"
+    trace_id: str | None = None
 
 
 def input_event_id(answer: Answer) -> str:
@@ -165,6 +166,8 @@ def decision_event(result: AnswerResult, checker: Ref, env: Envelope) -> dict[st
         "processing_latency_s": env.latency_s,
         "replay_id": env.replay_id,
         "mode": env.mode,
+        "answer_digest": result.answer.content_digest,
+        "trace_id": env.trace_id,
     }
 
 

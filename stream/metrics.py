@@ -10,7 +10,7 @@ from collections import Counter as Tally
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from stream.verify.codes import WARNING_CODES, CheckCode, FinalStatus, InputCode
 from stream.verify.model import Answer, AnswerResult, Ref
@@ -38,6 +38,22 @@ SUFFIXES = {
     "histogram": ("_bucket", "_count", "_sum", "_created"),
     "gauge": ("",),
 }
+
+
+OPENMETRICS = "application/openmetrics-text"
+
+
+def exposition(registry: CollectorRegistry, accept: str) -> tuple[bytes, str]:
+    """`/metrics` body and content type: OpenMetrics (with the latency exemplars that link to
+    traces) when the scraper asks for it, as Prometheus does with exemplar storage on; the
+    classic text format otherwise."""
+    if OPENMETRICS in accept:
+        from prometheus_client.openmetrics import exposition as om
+
+        # aiohttp wants the charset separately from the content type.
+        body: bytes = om.generate_latest(registry)  # type: ignore[no-untyped-call]
+        return body, f"{OPENMETRICS}; version=1.0.0"
+    return generate_latest(registry), "text/plain; version=0.0.4"
 
 
 def exposed_names(registry: CollectorRegistry) -> set[str]:
@@ -288,10 +304,16 @@ class Metrics:
         return labels
 
     def observe_result(
-        self, result: AnswerResult, checker: Ref, mode: str, latency_s: float | None
+        self,
+        result: AnswerResult,
+        checker: Ref,
+        mode: str,
+        latency_s: float | None,
+        trace_id: str | None = None,
     ) -> None:
         """Count one decided answer and its claims: counts are summed first, then each child
-        (looked up once per slice, see `_slice`) is incremented once."""
+        (looked up once per slice, see `_slice`) is incremented once. With the answer's
+        `trace_id`, its latency is an exemplar (OpenMetrics exposition) linking to its trace."""
         sl = self._slice(result.answer, checker, mode)
         sl.child(self.answers, "final_status", result.decision.final_status.value).inc()
         claims: Tally[tuple[str, str]] = Tally()
@@ -318,7 +340,10 @@ class Metrics:
             sl.child(self.citation_errors, "code", code).inc(n)
         sl.plain(self.citations).inc(max(cited, len(result.citation_checks)))
         if latency_s is not None:
-            sl.plain(self.processing).observe(latency_s)
+            if trace_id is not None:
+                sl.plain(self.processing).observe(latency_s, {"trace_id": trace_id})
+            else:
+                sl.plain(self.processing).observe(latency_s)
 
     def _slice(self, answer: Answer, checker: Ref, mode: str) -> SliceChildren:
         """The children of one slice, cached by its raw label values (bounded: values come

@@ -83,6 +83,13 @@ class Settings:
         default="rag.reviews",
         metadata=_env("TOPIC_REVIEWS", "reviewer decisions on manual-review answers"),
     )
+    topic_released: str = field(
+        default="rag.released",
+        metadata=_env(
+            "TOPIC_RELEASED",
+            "answers delivery may show: accepted by the worker or published by a reviewer",
+        ),
+    )
     session_timeout_ms: int = field(
         default=6000,
         metadata=_env(

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from stream.checkers.base import AsyncChecker, CheckerErrors
 from stream.codec import decode_answer, encode
@@ -25,10 +25,12 @@ from stream.events import (
     input_event_id,
 )
 from stream.metrics import Metrics
+from stream.release import release_event
 from stream.settings import Settings
+from stream.tracing import Headers, TraceContext, Tracing, from_headers
 from stream.verify.citations import CheckOptions, DocumentSnapshot, citation_refs
 from stream.verify.codes import InputCode
-from stream.verify.model import Answer, AnswerResult, CheckError, Document
+from stream.verify.model import Answer, AnswerResult, CheckError, Document, Ref
 from stream.verify.parse import Limits
 from stream.verify.pipeline import finish, prepare
 from stream.verify.policy import Policy
@@ -70,6 +72,8 @@ class InputRecord:
     key: bytes | None
     source: Source
     received_at: float = field(default_factory=time.monotonic)
+    headers: Sequence[tuple[str, bytes | None]] = ()
+    """The record's Kafka headers; a W3C trace context among them is carried onto outputs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +81,19 @@ class OutRecord:
     topic: str
     key: bytes | None
     value: bytes
+    headers: Headers = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What to send for one input, in order: `verdicts`, then `decisions`, then `dead_letters`."""
+    """What to send for one input, in order: `verdicts` (with `dead_letters`), then
+    `decisions`, then `releases` (an accepted live answer's release, after its decision)."""
 
     kind: Literal["decision", "dead_letter", "duplicate"]
     verdicts: tuple[OutRecord, ...] = ()
     decisions: tuple[OutRecord, ...] = ()
     dead_letters: tuple[OutRecord, ...] = ()
+    releases: tuple[OutRecord, ...] = ()
     event_id: str | None = None
     result: AnswerResult | None = None
     digest: str = ""
@@ -107,6 +114,7 @@ class Stage:
         mode: str = "live",
         replay_id: str | None = None,
         rebase: str | None = None,
+        tracing: Tracing | None = None,
     ) -> None:
         self.settings = settings
         self.corpus = corpus
@@ -116,6 +124,8 @@ class Stage:
         self.mode = mode
         self.replay_id = replay_id
         self.rebase = rebase
+        self.tracing = tracing
+        """Spans per answer when OpenTelemetry is configured; None costs nothing."""
         """None live; `latest` or a version name when replaying onto a corpus update."""
         self.limits = Limits(settings.max_claims, settings.max_citations_per_claim)
         self.policy = Policy(settings.force_review_domains)
@@ -150,11 +160,30 @@ class Stage:
     def dead_letter(self, record: InputRecord, reason: str, message: str) -> Outcome:
         self.metrics.dead_letters.labels(reason=reason).inc()
         event = dead_letter_event(reason, message, record.value or b"", record.source, record.key)
-        out = OutRecord(self.settings.topic_dlq, record.key, encode(event))
+        trace = from_headers(record.headers)
+        headers = trace.headers() if trace is not None else ()
+        out = OutRecord(self.settings.topic_dlq, record.key, encode(event), headers)
         return Outcome("dead_letter", dead_letters=(out,), event_id=event["event_id"])
 
     async def process(self, record: InputRecord) -> Outcome:
         """Never raises for bad input or a failing corpus: every record gets an outcome."""
+        trace = from_headers(record.headers)
+        if self.tracing is None:
+            return await self._process(record, trace)
+        with self.tracing.answer(
+            trace, **{"messaging.source.name": record.source.topic or ""}
+        ) as span:
+            if trace is None:  # the outputs carry this span's context instead
+                trace = self.tracing.context_of(span)
+            outcome = await self._process(record, trace, span)
+            span.set_attribute("citegate.outcome", outcome.kind)
+            if outcome.kind == "dead_letter":
+                self.tracing.error(span, "dead-lettered")
+            return outcome
+
+    async def _process(
+        self, record: InputRecord, trace: TraceContext | None, span: Any = None
+    ) -> Outcome:
         raw = record.value or b""
         self.metrics.inputs.labels(topic=record.source.topic or "").inc()
         try:
@@ -186,8 +215,9 @@ class Stage:
             self.metrics.duplicates.inc()
             return Outcome("duplicate", event_id=event_id)
         self.inflight[event_id] = digest
+        trace_id = trace.trace_id if trace is not None else None
         try:
-            result = await self.verify(answer)
+            result = await self.verify(answer, trace_id)
         except CitegateError as exc:
             if exc.retriable:
                 raise  # the loop rewinds and retries the batch; nothing is dead-lettered
@@ -205,34 +235,55 @@ class Stage:
                 f"processing failed: {type(exc).__name__}: {exc}",
             )
         latency = time.monotonic() - record.received_at
-        env = Envelope(record.source, self.replay_id, round(latency, 6), self.mode)
-        self.metrics.observe_result(result, self.checker.ref, self.mode, latency)
-        key = (answer.answer_id or "").encode("utf-8")
+        env = Envelope(record.source, self.replay_id, round(latency, 6), self.mode, trace_id)
+        self.metrics.observe_result(result, self.checker.ref, self.mode, latency, trace_id)
+        if span is not None:
+            annotate(span, result, self.checker.ref)
+        return self._outcome(result, env, event_id, digest, trace)
+
+    def _outcome(
+        self,
+        result: AnswerResult,
+        env: Envelope,
+        event_id: str,
+        digest: str,
+        trace: TraceContext | None,
+    ) -> Outcome:
+        headers = trace.headers() if trace is not None else ()
+        s = self.settings
+        key = (result.answer.answer_id or "").encode("utf-8")
+        verdict_events = [claim_verdict_event(result, v, env) for v in result.verdicts]
         verdicts = tuple(
-            OutRecord(
-                self.settings.topic_verdicts, key, encode(claim_verdict_event(result, v, env))
+            OutRecord(s.topic_verdicts, key, encode(v), headers) for v in verdict_events
+        )
+        decision_ev = decision_event(result, self.checker.ref, env)
+        decision = OutRecord(s.topic_decisions, key, encode(decision_ev), headers)
+        releases: tuple[OutRecord, ...] = ()
+        if result.decision.publish and self.mode == "live" and self.replay_id is None:
+            release = release_event(
+                result.answer, verdict_events, decision_ev, trace_id=env.trace_id
             )
-            for v in result.verdicts
-        )
-        decision = OutRecord(
-            self.settings.topic_decisions,
-            key,
-            encode(decision_event(result, self.checker.ref, env)),
-        )
+            releases = (OutRecord(s.topic_released, key, encode(release), headers),)
         # Live, only the encoded events travel on: a batch of 500 answers holding their full
         # results (evidence windows, features) peaked at tens of MB. Replay reports from them.
         kept = result if self.mode != "live" else None
         return Outcome(
-            "decision", verdicts, (decision,), event_id=event_id, result=kept, digest=digest
+            "decision",
+            verdicts,
+            (decision,),
+            event_id=event_id,
+            result=kept,
+            digest=digest,
+            releases=releases,
         )
 
-    async def verify(self, answer: Answer) -> AnswerResult:
+    async def verify(self, answer: Answer, trace_id: str | None = None) -> AnswerResult:
         options = self.options
         if self.rebase is not None:
             answer, notes = await self._rebase(answer)
             options = replace(options, notes=notes)
         refs = citation_refs(answer)
-        snapshot = await self.corpus.snapshot(refs) if refs else DocumentSnapshot()
+        snapshot = await self._snapshot(refs) if refs else DocumentSnapshot()
         prepared = prepare(answer, snapshot, options)
         started = time.perf_counter()
         try:
@@ -248,6 +299,46 @@ class Stage:
             hist = self.metrics.checker_seconds.labels(
                 checker=ref.name, checker_version=ref.version
             )
-            for _ in prepared.requests:
+            if trace_id is not None:
+                hist.observe(per_claim, {"trace_id": trace_id})
+                rest = len(prepared.requests) - 1
+            else:
+                rest = len(prepared.requests)
+            for _ in range(rest):
                 hist.observe(per_claim)
         return finish(prepared, results, self.checker.ref, self.policy)
+
+    async def _snapshot(self, refs: Iterable[tuple[str, str | None]]) -> DocumentSnapshot:
+        if self.tracing is None:
+            return await self.corpus.snapshot(refs)
+        with self.tracing.span(
+            "citegate.corpus.snapshot", **{"citegate.documents_cited": len(set(refs))}
+        ) as span:
+            snapshot = await self.corpus.snapshot(refs)
+            span.set_attribute("citegate.documents", len(snapshot.documents))
+            if snapshot.unavailable:
+                span.set_attribute("citegate.documents_unavailable", len(snapshot.unavailable))
+            return snapshot
+
+
+def annotate(span: Any, result: AnswerResult, checker: Ref) -> None:
+    """The answer span's attributes: ids, the four versions, verdict counts, final status."""
+    a = result.answer
+    attributes: dict[str, Any] = {
+        "citegate.answer_id": a.answer_id or "",
+        "citegate.event_id": input_event_id(a),
+        "citegate.corpus": a.corpus.name,
+        "citegate.corpus_version": a.corpus.version,
+        "citegate.generator": a.generator.name,
+        "citegate.generator_version": a.generator.version,
+        "citegate.retriever": a.retriever.name,
+        "citegate.retriever_version": a.retriever.version,
+        "citegate.checker": checker.name,
+        "citegate.checker_version": checker.version,
+        "citegate.claims": len(result.verdicts),
+        "citegate.final_status": result.decision.final_status.value,
+        "citegate.publish": result.decision.publish,
+    }
+    for verdict, n in result.decision.counts.items():
+        attributes[f"citegate.verdicts.{verdict}"] = n
+    span.set_attributes(attributes)

@@ -8,6 +8,7 @@ the rules on every claim, then the learned model (`CITEGATE_MODEL`) and/or the L
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,16 +28,28 @@ if TYPE_CHECKING:
 AVAILABLE = "rules, llm, model:DIR, cascade, or a checker config file (.toml)"
 
 
+Tier = Callable[[AsyncChecker, str], AsyncChecker]
+"""Applied to every tier the factory builds, with the tier's name (`rules`, `llm`, …): the
+worker's tracing hook (`stream.tracing.tier_wrapper`) gives each tier its own span this way."""
+
+
+def _as_is(checker: AsyncChecker, tier: str) -> AsyncChecker:
+    return checker
+
+
 def make_checker(
-    spec: str, settings: Settings | None = None, metrics: Metrics | None = None
+    spec: str,
+    settings: Settings | None = None,
+    metrics: Metrics | None = None,
+    tier: Tier = _as_is,
 ) -> AsyncChecker:
     settings = settings or Settings()
     if spec in {"", "rules"}:
-        return SyncChecker(rules_checker(settings), metrics)
+        return tier(SyncChecker(rules_checker(settings), metrics), "rules")
     if spec == "llm":
-        return llm_checker(settings, metrics)
+        return tier(llm_checker(settings, metrics), "llm")
     if spec.startswith("model:"):
-        return learned_checker(spec.removeprefix("model:"), settings, metrics)
+        return tier(learned_checker(spec.removeprefix("model:"), settings, metrics), "model")
     if spec == "cascade":
         unknown = sorted(settings.cascade_signals - {s.value for s in SignalCode})
         if unknown:
@@ -46,17 +59,21 @@ def make_checker(
                 "the cascade needs a learned model (CITEGATE_MODEL=DIR) and/or an LLM "
                 "(CITEGATE_LLM_URL and CITEGATE_LLM_MODEL)"
             )
-        learned = learned_checker(settings.model, settings, metrics) if settings.model else None
+        learned = (
+            tier(learned_checker(settings.model, settings, metrics), "model")
+            if settings.model
+            else None
+        )
         return CascadeChecker(
-            SyncChecker(rules_checker(settings), metrics),
-            llm_checker(settings, metrics) if settings.llm_url else None,
+            tier(SyncChecker(rules_checker(settings), metrics), "rules"),
+            tier(llm_checker(settings, metrics), "llm") if settings.llm_url else None,
             settings.cascade_band,
             settings.cascade_signals,
             metrics,
             learned=learned,
         )
     if spec.endswith(".toml") or Path(spec).is_file():
-        return SyncChecker(RulesChecker(load_rules_config(spec)), metrics)
+        return tier(SyncChecker(RulesChecker(load_rules_config(spec)), metrics), "rules")
     raise UsageError(f"unknown checker {spec!r}; available: {AVAILABLE}")
 
 

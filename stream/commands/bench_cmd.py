@@ -29,6 +29,19 @@ def register(sub: Any) -> None:
         default=None,
         help="sample the worker with py-spy during the first throughput run; raw stacks to FILE",
     )
+    p.add_argument(
+        "--tracing",
+        action="store_true",
+        help="only the tracing figures: the worker with tracing off and on, each answer with a"
+        " traceparent (docs/performance.md#tracing)",
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="REV",
+        default=None,
+        help="with --tracing: also run the worker of this git commit (before the change) side"
+        " by side, e.g. a tag or hash of this repository",
+    )
     p.set_defaults(handler=run)
 
 
@@ -42,15 +55,18 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--runs must be between 1 and 9")
     sizes = QUICK if args.quick else FULL
     profile = Path(args.profile).resolve() if args.profile else None
+    if args.baseline and not args.tracing:
+        raise UsageError("--baseline goes with --tracing")
+    extra = {"tracing": args.tracing, "baseline": args.baseline}
     with tempfile.TemporaryDirectory(prefix="citegate-bench-") as tmp:
         root = Path(tmp)
         if args.broker == "embedded":
             with EmbeddedBroker() as broker:
                 text = asyncio.run(
-                    run_all(broker.bootstrap, root, sizes, args.runs, profile, broker.pid)
+                    run_all(broker.bootstrap, root, sizes, args.runs, profile, broker.pid, **extra)
                 )
         else:
             bootstrap = ",".join(bootstrap_servers(args.broker))
-            text = asyncio.run(run_all(bootstrap, root, sizes, args.runs, profile))
+            text = asyncio.run(run_all(bootstrap, root, sizes, args.runs, profile, **extra))
     print(text)
     return 0

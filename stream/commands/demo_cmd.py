@@ -26,6 +26,7 @@ from typing import Any
 
 import orjson
 
+from stream.client import GateClient, Release
 from stream.commands.render import clip, table
 from stream.corpus.jsonfile import iter_documents
 from stream.corpus.store import open_store
@@ -234,6 +235,45 @@ def report(
     return "\n".join(lines)
 
 
+async def through_the_gate(
+    settings: Settings, bootstrap: str, answers: list[dict[str, Any]], wait_s: float
+) -> list[Release]:
+    """Submit every answer with the client and wait for its decision, send the malformed and
+    the duplicate record as they are, then read what delivery may show off `rag.released`."""
+    async with GateClient(settings=settings, timeout_s=wait_s) as gate:
+        decisions = await asyncio.gather(*(gate.submit(a) for a in answers))
+        duplicate = (answers[1]["answer_id"].encode(), orjson.dumps(answers[1]))
+        await produce(
+            settings,
+            [bootstrap],
+            settings.topic_answers,
+            [(b"demo-broken", b'{"answer": "unterminated'), duplicate],
+        )
+        wanted = {d.answer_id for d in decisions if d.publish}
+        releases: list[Release] = []
+        if not wanted:
+            return releases
+        async with (
+            asyncio.timeout(wait_s),
+            contextlib.aclosing(gate.releases(from_beginning=True)) as stream,
+        ):
+            async for release in stream:
+                if release.answer_id in wanted:
+                    wanted.discard(release.answer_id)
+                    releases.append(release)
+                if not wanted:
+                    break
+    return releases
+
+
+def released_report(releases: list[Release]) -> str:
+    rows = [[r.answer_id or "-", r.released_by, clip(r.text, 60)] for r in releases]
+    rows.sort()
+    return "\nreleased on rag.released (what delivery may show):\n" + table(
+        ["answer", "by", "text as verified"], rows
+    )
+
+
 def replay_demo(settings: Settings, store: str, workdir: Path) -> str:
     """Import the built-in corpus update and replay every demo answer onto it."""
     from stream.replay.launch import run_replay
@@ -327,11 +367,12 @@ def run(args: argparse.Namespace) -> int:
             )
             settings = Settings.from_env({}, broker=broker.url)
             answers = demo_answers()
-            payloads = [(a["answer_id"].encode(), orjson.dumps(a)) for a in answers]
-            payloads.append((b"demo-broken", b'{"answer": "unterminated'))
-            payloads.append((answers[1]["answer_id"].encode(), orjson.dumps(answers[1])))
-            asyncio.run(produce(settings, [broker.bootstrap], settings.topic_answers, payloads))
-            print(f"produced {len(answers)} answers, 1 malformed event, 1 duplicate delivery")
+            remaining = max(5.0, args.timeout - (time.monotonic() - started))
+            releases = asyncio.run(through_the_gate(settings, broker.bootstrap, answers, remaining))
+            print(
+                f"submitted {len(answers)} answers with GateClient.submit, then 1 malformed "
+                "event and 1 duplicate delivery"
+            )
             topics = [settings.topic_verdicts, settings.topic_decisions, settings.topic_dlq]
 
             def done(ev: dict[str, list[dict[str, Any]]]) -> bool:
@@ -343,6 +384,7 @@ def run(args: argparse.Namespace) -> int:
             remaining = max(5.0, args.timeout - (time.monotonic() - started))
             events = asyncio.run(collect(broker.bootstrap, topics, done, remaining))
             print(report(answers, events, settings))
+            print(released_report(releases))
             decided = len({d["answer_id"] for d in events[settings.topic_decisions]})
             dupes = len(events[settings.topic_decisions]) - decided
             print(

@@ -73,9 +73,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--folds",
         type=_count,
-        default=5,
-        help="K held-out folds choose the threshold, then one model on all (default 5; 1: "
-        "hold out a fifth and ship the model trained on the rest)",
+        default=1,
+        help="1 (default): hold out a fifth, ship the model trained on the rest with the "
+        "threshold chosen on it; K >= 2: K fold models choose the threshold, then one on all",
     )
     p.add_argument("--max-records", type=_count, default=None, help="at most N per file")
     p.add_argument(

@@ -134,7 +134,13 @@ async def send_each(producer: Any, records: Sequence[OutRecord]) -> list[BrokerE
     futures: list[asyncio.Future[Any] | BrokerError] = []
     for r in records:
         try:
-            futures.append(await producer.send(r.topic, key=r.key, value=r.value))
+            if r.headers:  # trace context; most records have none, and no list is built then
+                sent = await producer.send(
+                    r.topic, key=r.key, value=r.value, headers=list(r.headers)
+                )
+            else:
+                sent = await producer.send(r.topic, key=r.key, value=r.value)
+            futures.append(sent)
         except (KafkaError, OSError) as exc:
             futures.append(broker_error(exc))
     waiting = [f for f in futures if not isinstance(f, BrokerError)]

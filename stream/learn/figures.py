@@ -1,21 +1,26 @@
 """The learned checker's figures, reproducibly: `python -m stream.learn.figures`.
 
-Runs the documented commands as subprocesses, two at a time by default, each with one thread
-and `nice -n 10`, and writes everything under `--out` (outside the repository):
+Runs the documented commands as subprocesses (`nice -n 10`, one thread each, `--jobs` at a
+time) and writes everything under `--out` (outside the repository):
 
-- **within each file**: `citegate learn FILE --folds 5 --scores-out …` — five models, each
-  trained without one fifth of the file, score that fifth through the int8 ONNX path; the fifth
-  is judged at the threshold chosen on the other fifths' scores. Then the final model on the
-  whole file (`OUT/models/<file>`), which `citegate eval Y --checker model:OUT/models/<file>`
-  can measure on records the learner never saw.
-- **leave one file out**: `citegate learn <the other files> --folds 1 -o OUT/lofo/<file>` and
-  `citegate eval <file> --checker model:…` (and `cascade`): a domain the model has not seen.
-- `report`: one table per mode — the model alone, `rules`, and the cascade rules -> model,
-  on the same records: binary BAcc, false-accept rate, accept recall; training time, model size.
+- `--modes cv` (the figures in docs/checker-quality.md): for each file, five stratified
+  folds; for fold k, `citegate learn` on the other four fifths (its own held-out fifth picks
+  the threshold, as a user's run does), then `citegate eval` of fold k with `model:DIR`, with
+  `cascade` (rules -> model) and with `rules`: `OUT/cv/<file>/fold<k>.json`.
+- `--modes within`: `citegate learn FILE --folds 5 --scores-out …`, the K-fold procedure
+  (fold k judged at the threshold chosen on the other folds' scores); `report` puts the model,
+  the rules and the cascade side by side on the same records.
+- `--modes lofo`: `citegate learn <the other files> --folds 1 -o OUT/lofo/<file>`, then
+  `citegate eval <file> --checker model:…`: a domain the model has not seen.
+- `speed --model DIR`: ms per claim (one claim per call, p50/p90) and claims/s (batches of 64)
+  on one core for claims whose evidence has at most 256 tokens, next to the rules checker on
+  the same claims; medians of `--runs`.
 
 ```sh
-python -m stream.learn.figures run --eval-dir ../shared/eval --out /tmp/learn-figures
-python -m stream.learn.figures report --eval-dir ../shared/eval --out /tmp/learn-figures
+python -m stream.learn.figures run --modes cv --eval-dir ../shared/eval --out /tmp/lf \
+    --max-minutes 4.2 --epochs 3 --learn-args=--cpu-clock
+python -m stream.learn.figures report --eval-dir ../shared/eval --out /tmp/lf
+python -m stream.learn.figures speed --model DIR --eval-dir ../shared/eval --out /tmp/lf
 ```
 """
 
@@ -95,7 +100,62 @@ def lofo_jobs(args: argparse.Namespace) -> list[tuple[list[str], Path]]:
     return jobs
 
 
+def _json_eval(src: Path, spec: str, env: dict[str, str]) -> dict[str, Any]:
+    argv = [*_citegate(), "eval", str(src), "--checker", spec, "--no-mutations", "--format", "json"]
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    if done.returncode != 0:
+        return {"error": done.stderr.decode("utf-8", "replace")[-500:]}
+    result: dict[str, Any] = orjson.loads(done.stdout)["results"][0]
+    return result
+
+
+def cv_file(args: argparse.Namespace, name: str) -> None:
+    """Outer 5-fold CV of the whole `learn` procedure: for fold k, `citegate learn` on the
+    other four fifths (its own held-out fifth picks the threshold), then `citegate eval` of
+    fold k with the model alone, the cascade rules -> model, and the rules."""
+    import random
+
+    from stream.learn.data import stratified_folds
+
+    out = Path(args.out) / "cv" / name
+    out.mkdir(parents=True, exist_ok=True)
+    src = Path(args.eval_dir) / f"{name}.jsonl"
+    lines = [line for line in src.read_bytes().splitlines() if line.strip()]
+    records = load_records(src)
+    folds = stratified_folds(records, 5, random.Random(args.seed))
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    for k, fold in enumerate(folds):
+        result = out / f"fold{k}.json"
+        if result.exists():
+            continue
+        held = set(fold)
+        train, test = out / f"train{k}.jsonl", out / f"test{k}.jsonl"
+        train.write_bytes(b"".join(lines[i] + b"\n" for i in range(len(lines)) if i not in held))
+        test.write_bytes(b"".join(lines[i] + b"\n" for i in sorted(held)))
+        model = out / "model"
+        argv = [
+            *_citegate(), "learn", str(train), "-o", str(model), "--folds", "1",
+            "--threads", "1", "--seed", str(args.seed), "--max-minutes", str(args.max_minutes),
+            "--epochs", str(args.epochs), *args.learn_args,
+        ]  # fmt: skip
+        code = _run(argv, out / f"learn{k}.log")
+        row: dict[str, Any] = {"fold": k, "learn_exit": code}
+        if code == 0:
+            manifest = (model / "model.toml").read_text("utf-8")
+            row["manifest"] = manifest
+            row["model"] = _json_eval(test, f"model:{model}", env)
+            row["cascade"] = _json_eval(test, "cascade", {**env, "CITEGATE_MODEL": str(model)})
+        row["rules"] = _json_eval(test, "rules", env)
+        result.write_bytes(orjson.dumps(row))
+        train.unlink()
+        print(f"{name} fold {k}: {row.get('model', {}).get('binary_bacc')}", flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
+    if "cv" in args.modes:
+        with ThreadPoolExecutor(args.jobs) as pool:
+            list(pool.map(lambda n: cv_file(args, n), args.files))
+        return 0
     out = Path(args.out)
     for sub in ("within", "lofo", "models"):
         (out / sub).mkdir(parents=True, exist_ok=True)
@@ -162,9 +222,59 @@ def report_file(eval_dir: Path, name: str, scores: Path, target: float) -> dict[
     }
 
 
+def cv_report(out: Path, name: str) -> dict[str, Any] | None:
+    """Pool the folds of `--modes cv`: counts from each fold's rates and gold labels."""
+    rows = sorted((out / "cv" / name).glob("fold*.json"))
+    if not rows:
+        return None
+    pooled: dict[str, dict[str, float]] = {}
+    seconds, sizes = [], []
+    for path in rows:
+        row = orjson.loads(path.read_bytes())
+        k = row["fold"]
+        gold = [r.label for r in load_records(out / "cv" / name / f"test{k}.jsonl")]
+        pos = sum(g == "entailed" for g in gold)
+        neg = len(gold) - pos
+        if "manifest" in row:
+            import tomllib
+
+            m = tomllib.loads(row["manifest"])
+            seconds += m["training"]["seconds_per_run"]
+            sizes.append(m["model"]["size_bytes"])
+        for tier in ("model", "cascade", "rules"):
+            ev = row.get(tier) or {}
+            if "n" not in ev:
+                continue
+            acc = pooled.setdefault(tier, {"pos": 0, "neg": 0, "tp": 0.0, "fp": 0.0, "rate": 0.0})
+            acc["pos"] += pos
+            acc["neg"] += neg
+            acc["tp"] += (ev["accept_recall"] or 0.0) * pos
+            acc["fp"] += (ev["false_accept_rate"] or 0.0) * neg
+            acc["rate"] += ev["claims_per_s"] or 0.0
+    out_row: dict[str, Any] = {"file": name, "folds": len(rows)}
+    for tier, acc in pooled.items():
+        recall = acc["tp"] / acc["pos"] if acc["pos"] else 0.0
+        far = acc["fp"] / acc["neg"] if acc["neg"] else 0.0
+        out_row[tier] = {
+            "n": int(acc["pos"] + acc["neg"]),
+            "false_accept_rate": round(far, 4),
+            "accept_recall": round(recall, 4),
+            "binary_bacc": round((recall + 1 - far) / 2, 4),
+            "claims_per_s": round(acc["rate"] / len(rows), 1),
+        }
+    out_row["train_cpu_seconds"] = seconds
+    out_row["model_bytes"] = max(sizes) if sizes else None
+    return out_row
+
+
 def report(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    doc: dict[str, list[dict[str, Any]]] = {"within": [], "lofo": []}
+    doc: dict[str, list[dict[str, Any]]] = {"within": [], "lofo": [], "cv": []}
+    for name in args.files:
+        row = cv_report(out, name)
+        if row is not None:
+            doc["cv"].append(row)
+            print(f"cv {name:22} {orjson.dumps(row).decode()}")
     for mode, suffix in (("within", ".scores.jsonl"), ("lofo", ".holdout.jsonl")):
         for name in args.files:
             scores = out / mode / f"{name}{suffix}"
@@ -255,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--eval-dir", default="../shared/eval")
     p.add_argument("--out", required=True)
     p.add_argument("--files", type=lambda s: s.split(","), default=list(FILES))
-    p.add_argument("--modes", type=lambda s: s.split(","), default=["within", "lofo"])
+    p.add_argument("--modes", type=lambda s: s.split(","), default=["cv"], help="cv, within, lofo")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--epochs", type=float, default=3.0)

@@ -386,7 +386,8 @@ class Replay:
             if self.plan.since_ms is not None and r.timestamp < self.plan.since_ms:
                 continue
             source = Source(r.topic, r.partition, r.offset)
-            outcomes.append(await self.stage.process(InputRecord(r.value, r.key, source)))
+            record = InputRecord(r.value, r.key, source, headers=r.headers)
+            outcomes.append(await self.stage.process(record))
         verdicts = [o for out in outcomes for o in out.verdicts]
         decisions = [o for out in outcomes for o in out.decisions]
         await send_all(producer, verdicts)

@@ -64,7 +64,7 @@ def _later(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 async def _read(settings: Settings, bootstrap: list[str], topic: str, keep: Any) -> None:
-    feed = TopicFeed(settings, bootstrap, [topic], lambda _t, e, ts: keep(e, ts))
+    feed = TopicFeed(settings, bootstrap, [topic], lambda _t, e, ts, _h: keep(e, ts))
     await feed.run(follow=False)
 
 

@@ -16,11 +16,12 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from stream.kafka.clients import consumer_kwargs, groupless
 from stream.settings import Settings
+from stream.tracing import Headers
 
 log = logging.getLogger("citegate.review")
 
-Handler = Callable[[str, Mapping[str, Any], int], Awaitable[None] | None]
-"""(topic, decoded event, broker timestamp ms)."""
+Handler = Callable[[str, Mapping[str, Any], int, Headers], Awaitable[None] | None]
+"""(topic, decoded event, broker timestamp ms, record headers)."""
 
 METADATA_WAIT_S = 15.0
 FETCH_WAIT_S = 3.0
@@ -82,7 +83,7 @@ class TopicFeed:
                 batches = await consumer.getmany(timeout_ms=500, max_records=1000)
                 for records in batches.values():
                     for r in records:
-                        await self._handle(r.topic, r.value, r.timestamp)
+                        await self._handle(r.topic, r.value, r.timestamp, r.headers)
                 if not self.caught_up.is_set():
                     for tp in list(behind):
                         if await consumer.position(tp) >= ends[tp]:
@@ -95,14 +96,14 @@ class TopicFeed:
         finally:
             await consumer.stop()
 
-    async def _handle(self, topic: str, raw: bytes | None, ts: int) -> None:
+    async def _handle(self, topic: str, raw: bytes | None, ts: int, headers: Headers) -> None:
         event = decode(raw, self.settings.max_event_bytes)
         self.records += 1
         if event is None or not isinstance(event.get("schema"), str):
             self.skipped += 1
             return
         try:
-            result = self.handler(topic, event, ts)
+            result = self.handler(topic, event, ts, headers)
             if result is not None:
                 await result
         except (KeyError, TypeError, ValueError) as exc:

@@ -19,9 +19,10 @@ from stream.kafka.clients import (
     send_all,
 )
 from stream.review.auth import TokenFile
-from stream.review.feed import RecordFetcher, TopicFeed
+from stream.review.feed import Handler, RecordFetcher, TopicFeed
 from stream.review.metrics import ReviewMetrics
 from stream.review.queue import ReviewQueue
+from stream.review.release import ReleaseKeeper, scanner
 from stream.review.server import ReviewService, make_app, serve
 from stream.secret import redact_url
 from stream.settings import Settings
@@ -35,7 +36,12 @@ async def run_review(settings: Settings, stop: asyncio.Event | None = None) -> i
     stopped again, whichever step fails."""
     tokens = TokenFile(Path(settings.review_tokens_file))
     bootstrap = bootstrap_servers(settings.broker)
-    topics = [settings.topic_decisions, settings.topic_verdicts, settings.topic_reviews]
+    topics = [
+        settings.topic_decisions,
+        settings.topic_verdicts,
+        settings.topic_reviews,
+        settings.topic_released,
+    ]
     await create_topics(bootstrap, topics, settings.partitions, **security_kwargs(settings))
     async with contextlib.AsyncExitStack() as cleanup:
         producer = AIOKafkaProducer(**producer_kwargs(settings, bootstrap))
@@ -59,7 +65,6 @@ async def run_review(settings: Settings, stop: asyncio.Event | None = None) -> i
             metrics=ReviewMetrics(label_cap=settings.label_cap),
         )
         feed = TopicFeed(settings, bootstrap, topics, service.on_event)
-        service.caught_up = feed.caught_up
         stop = stop or asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -67,6 +72,17 @@ async def run_review(settings: Settings, stop: asyncio.Event | None = None) -> i
                 loop.add_signal_handler(sig, stop.set)
         feed_task = asyncio.create_task(feed.run(), name="review-feed")
         cleanup.push_async_callback(_cancel, feed_task)
+
+        async def read(names: list[str], handler: Handler) -> None:
+            await TopicFeed(settings, bootstrap, names, handler).run(follow=False)
+
+        assert service.releaser is not None
+        # Ready (/readyz, review metrics) once caught up *and* the releases owed are sent.
+        keeper = ReleaseKeeper(
+            service.releaser, feed.caught_up, scanner(read, settings), service.caught_up.set
+        )
+        keeper_task = asyncio.create_task(keeper.run(), name="review-releases")
+        cleanup.push_async_callback(_cancel, keeper_task)
         runner = await serve(make_app(service), settings.review_host, settings.review_port)
         cleanup.push_async_callback(runner.cleanup)
         log.info(
@@ -78,10 +94,13 @@ async def run_review(settings: Settings, stop: asyncio.Event | None = None) -> i
         )
         stopper = asyncio.create_task(stop.wait())
         cleanup.push_async_callback(_cancel, stopper)
-        done, _ = await asyncio.wait({feed_task, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if feed_task in done:
-            feed_task.result()  # the feed died: surface why
-            return 1
+        done, _ = await asyncio.wait(
+            {feed_task, keeper_task, stopper}, return_when=asyncio.FIRST_COMPLETED
+        )
+        for task in (feed_task, keeper_task):
+            if task in done:
+                task.result()  # the feed or the release keeper died: surface why
+                return 1
         return 0
     raise AssertionError("unreachable")  # pragma: no cover - the block always returns
 

@@ -29,6 +29,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from stream.codec import schema_error
 from stream.corpus.store import DocumentStore
 from stream.errors import InputError
+from stream.release import RELEASE_SCHEMA
 from stream.review.auth import Session, Sessions, TokenFile, same
 from stream.review.events import (
     MAX_CLAIMS,
@@ -40,9 +41,11 @@ from stream.review.events import (
 )
 from stream.review.metrics import ReviewMetrics
 from stream.review.queue import REVIEWABLE, Filters, Item, ReviewQueue
+from stream.review.release import Releaser, Unavailable
 from stream.review.view import answer_view, queue_row
 from stream.settings import Settings
 from stream.stage import OutRecord
+from stream.tracing import Headers, TraceContext, from_headers
 
 log = logging.getLogger("citegate.review")
 
@@ -74,6 +77,9 @@ class Conflict(Exception):
     """The answer is no longer waiting for this review (already reviewed, or superseded)."""
 
 
+MAX_TRACES = 100_000
+
+
 @dataclass
 class ReviewService:
     """The review server's state; `make_app` serves it. Tests build it without Kafka."""
@@ -89,18 +95,34 @@ class ReviewService:
     clock: Callable[[], float] = time.time
     caught_up: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    releaser: Releaser | None = None
     _answers: OrderedDict[str, dict[str, Any] | None] = field(default_factory=OrderedDict)
+    _traces: OrderedDict[str, TraceContext] = field(default_factory=OrderedDict)
+    """Decision id -> the trace context its record carried (for the review and release)."""
+
+    def __post_init__(self) -> None:
+        if self.releaser is None:
+            self.releaser = Releaser(self.settings, self.publish, self.answer_for)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
 
     # -- feeding -------------------------------------------------------------------------------
 
-    def on_event(self, topic: str, event: Mapping[str, Any], ts_ms: int) -> None:
-        """Route one decoded record of the three topics into the queue."""
+    def on_event(
+        self, topic: str, event: Mapping[str, Any], ts_ms: int, headers: Headers = ()
+    ) -> None:
+        """Route one decoded record of the four topics into the queue and the releaser."""
         s = self.settings
         schema = event.get("schema")
+        releaser = self.releaser
+        assert releaser is not None
         if topic == s.topic_decisions and schema == "citegate.decision.v1":
+            trace = from_headers(headers)
+            if trace is not None and event.get("final_status") in REVIEWABLE:
+                self._traces[str(event["event_id"])] = trace
+                while len(self._traces) > MAX_TRACES:
+                    self._traces.popitem(last=False)
             self.queue.add_decision(event, ts_ms)
         elif topic == s.topic_verdicts and schema == "citegate.claim-verdict.v1":
             self.queue.add_verdict(event)
@@ -108,6 +130,12 @@ class ReviewService:
             removed = self.queue.add_review(event, ts_ms)
             if removed is not None and self.caught_up.is_set():
                 self.metrics.observe_review(removed, ts_ms)
+            releaser.on_review(event, from_headers(headers))
+        elif topic == s.topic_released and schema == RELEASE_SCHEMA:
+            releaser.on_release(event)
+
+    async def answer_for(self, decision: Mapping[str, Any]) -> dict[str, Any] | None:
+        return await self.fetch_answer(decision)
 
     async def answer_event(self, item: Item) -> dict[str, Any] | None:
         """The answer event the decision was made on (cached), or None when unavailable."""
@@ -161,14 +189,34 @@ class ReviewService:
             problem = schema_error("review", event)
             if problem is not None:
                 raise InputError(f"the review does not match its schema: {problem}")
+            decision_id = str(item.decision["event_id"])
+            trace = self._traces.get(decision_id)
+            releaser = self.releaser
+            assert releaser is not None
+            release = None
+            if choice is ReviewDecision.PUBLISH:
+                # Built first: a publish that cannot be released is refused, nothing written.
+                release = await releaser.build(item, event, trace)
+            headers = trace.headers() if trace is not None else ()
             value = orjson.dumps(event)
-            await self.publish(
-                [OutRecord(self.settings.topic_reviews, answer_id.encode("utf-8"), value)]
-            )
-            removed = self.queue.add_review(event, now)
-            if removed is not None:
-                self.metrics.observe_review(removed, now)
-            log.info("review %s of answer %s by %s", event["event_id"], answer_id, reviewer)
+            releaser.sending.add(decision_id)
+            try:
+                await self.publish(
+                    [
+                        OutRecord(
+                            self.settings.topic_reviews, answer_id.encode("utf-8"), value, headers
+                        )
+                    ]
+                )
+                removed = self.queue.add_review(event, now)
+                if removed is not None:
+                    self.metrics.observe_review(removed, now)
+                log.info("review %s of answer %s by %s", event["event_id"], answer_id, reviewer)
+                if release is not None:
+                    await releaser.send(decision_id, release)
+            finally:
+                releaser.sending.discard(decision_id)
+            self._traces.pop(decision_id, None)
             return event
 
 
@@ -336,6 +384,8 @@ async def guard(
         resp = error_response(request, 400, exc.message)
     except Conflict as exc:
         resp = error_response(request, 409, str(exc))
+    except Unavailable as exc:
+        resp = error_response(request, 503, str(exc))
     except asyncio.CancelledError:
         raise
     except Exception:

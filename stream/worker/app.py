@@ -19,7 +19,6 @@ import faust
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.errors import KafkaError
 from mode import Service
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from stream.checkers.base import AsyncChecker
 from stream.checkers.factory import make_checker
@@ -34,9 +33,11 @@ from stream.kafka.clients import (
     producer_kwargs,
     security_kwargs,
 )
-from stream.metrics import Metrics
+from stream.metrics import Metrics, exposition
 from stream.settings import Settings
 from stream.stage import Stage
+from stream.tracing import Tracing, tier_wrapper
+from stream.tracing import setup as setup_tracing
 from stream.worker.dedup import SeenEvents, SeenLog
 from stream.worker.loop import StageLoop
 
@@ -58,6 +59,7 @@ def topic_specs(settings: Settings) -> list[tuple[str, dict[str, str]]]:
         (settings.topic_verdicts, {}),
         (settings.topic_decisions, {}),
         (settings.topic_dlq, {}),
+        (settings.topic_released, {}),
         (seen_topic(settings), {"cleanup.policy": "compact,delete", "retention.ms": window_ms}),
     ]
 
@@ -78,6 +80,7 @@ class StageService(Service):
         self.seen_log: SeenLog | None = None
         self.loop_: StageLoop | None = None
         self.checker: AsyncChecker | None = None
+        self.tracing: Tracing | None = None
         self._peeker: AIOKafkaConsumer | None = None
         self._loop_task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
@@ -110,8 +113,9 @@ class StageService(Service):
         self.seen_log = SeenLog(seen_topic(s), seen, self.producer, ckw, self.metrics)
         restored = await self.seen_log.restore(s.restore_timeout_s)
         log.info("duplicate index restored: %d event ids", restored)
-        self.checker = make_checker(s.checker, s, self.metrics)
-        stage = Stage(s, cache, self.checker, self.metrics, seen)
+        self.tracing = setup_tracing()
+        self.checker = make_checker(s.checker, s, self.metrics, tier_wrapper(self.tracing))
+        stage = Stage(s, cache, self.checker, self.metrics, seen, tracing=self.tracing)
         self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
         await self.consumer.start()
         return StageLoop(
@@ -184,6 +188,9 @@ class StageService(Service):
             self.store.close if self.store else None,
             self.checker.close if self.checker else None,
         ]
+        if self.tracing is not None:
+            # The SDK's shutdown blocks while it exports what is buffered: off the loop.
+            stoppers.append(lambda: asyncio.to_thread(self.tracing.shutdown))  # type: ignore[union-attr]
         for stop in stoppers:
             if stop is None:
                 continue
@@ -264,9 +271,8 @@ def build_app(
 
     @app.page("/metrics")
     async def metrics_page(web: Any, request: Any) -> Any:
-        # aiohttp wants the charset separately from the content type.
-        content_type = CONTENT_TYPE_LATEST.split(";", 1)[0] + "; version=0.0.4"
-        return web.bytes(generate_latest(metrics.registry), content_type=content_type)
+        body, content_type = exposition(metrics.registry, request.headers.get("Accept", ""))
+        return web.bytes(body, content_type=content_type)
 
     @app.page("/healthz")
     async def healthz(web: Any, request: Any) -> Any:

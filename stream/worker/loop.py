@@ -1,12 +1,13 @@
 """The hot path: an aiokafka consume → verify → produce → commit loop, one batch at a time.
 
 Per batch: verdicts and dead letters are sent and acknowledged first, then decisions (so a
-decision never overtakes its claim verdicts), then the duplicate index is updated, and only
-then are the input offsets committed. A retriable failure (broker unavailable, corpus error
-marked retriable) rewinds the batch and retries it with backoff: outputs may repeat (with the
-same deterministic ids), inputs are never skipped. What no retry can fix never blocks the loop:
-an output the broker refuses for good turns that one input into a dead letter, and a dead
-letter already acknowledged is not sent again when its batch is retried.
+decision never overtakes its claim verdicts), then the releases of accepted answers, then the
+duplicate index is updated, and only then are the input offsets committed. A retriable
+failure (broker unavailable, corpus error marked retriable) rewinds the batch and retries it
+with backoff: outputs may repeat (with the same deterministic ids), inputs are never skipped.
+What no retry can fix never blocks the loop: an output the broker refuses for good turns that
+one input into a dead letter, and a dead letter already acknowledged is not sent again when
+its batch is retried.
 
 The loop also keeps a watchdog: `stalled_for()` is how long it has made no progress while
 inputs wait or the broker cannot be reached, or how long a batch has been waiting on the broker
@@ -309,9 +310,12 @@ class StageLoop:
         keyed: list[tuple[InputRecord, Outcome]],
     ) -> None:
         """Send the batch's outputs, mark its ids, commit its offsets: all on the broker."""
-        # Wave 1: verdicts and dead letters; wave 2: decisions of inputs whose wave 1 landed.
+        # Wave 1: verdicts and dead letters; wave 2: decisions of inputs whose wave 1 landed;
+        # wave 3: releases of accepted answers whose decision landed.
         keyed = await self._send_wave(keyed, lambda o: (*o.verdicts, *o.dead_letters))
         keyed = await self._send_wave(keyed, lambda o: o.decisions)
+        if any(o.releases for _, o in keyed):
+            keyed = await self._send_wave(keyed, lambda o: o.releases)
         outcomes = [o for _, o in keyed]
         await self.seen_log.mark(
             [(o.event_id, o.digest) for o in outcomes if o.kind == "decision" and o.event_id]
@@ -394,7 +398,8 @@ class StageLoop:
         received = time.monotonic()
         outcomes = []
         for r in records:
-            record = InputRecord(r.value, r.key, Source(tp.topic, tp.partition, r.offset), received)
+            source = Source(tp.topic, tp.partition, r.offset)
+            record = InputRecord(r.value, r.key, source, received, r.headers)
             outcomes.append((record, await self.stage.process(record)))
         return outcomes
 

@@ -26,6 +26,7 @@ from aiohttp.test_utils import TestServer
 from stream.codec import schema_error
 from stream.review.auth import Sessions, TokenFile, add_token
 from stream.review.queue import ReviewQueue
+from stream.review.release import Releaser
 from stream.review.server import LOGIN_COOKIE, SESSION_COOKIE, ReviewService, make_app
 from stream.settings import Settings
 from stream.stage import OutRecord
@@ -54,6 +55,11 @@ class Server:
         for v in VERDICTS:
             queue.add_verdict(v)
         self.service.queue = queue
+        # A fresh releaser too: it remembers what it released (so the same answer, reviewed
+        # again on a fresh queue, would not be released twice).
+        self.service.releaser = Releaser(
+            self.service.settings, self.service.publish, self.service.answer_for
+        )
         self.published.clear()
 
     def fill(self, data: bytes) -> bytes:
@@ -123,12 +129,26 @@ def _check_response(status: int, text: str, what: str) -> None:
 
 
 def _check_published(s: Server) -> None:
-    require(len(s.published) == 1, f"{len(s.published)} reviews published for one request")
-    (record,) = s.published
+    topics = s.service.settings
+    reviews = [r for r in s.published if r.topic == topics.topic_reviews]
+    releases = [r for r in s.published if r.topic == topics.topic_released]
+    require(len(reviews) == 1, f"{len(reviews)} reviews published for one request")
+    require(len(s.published) == len(reviews) + len(releases), "something else was published")
+    (record,) = reviews
     require(record.key == b"a1", "review keyed by another answer")
     event = orjson.loads(record.value)
     require(schema_error("review", event) is None, "review event invalid")
     require(s.service.queue.get("a1") is None, "reviewed answer still waiting")
+    # A publish releases the verified text once; reject and regenerate release nothing.
+    require(
+        len(releases) == (1 if event["decision"] == "publish" else 0),
+        f"{len(releases)} releases for a {event['decision']} review",
+    )
+    for r in releases:
+        release = orjson.loads(r.value)
+        require(schema_error("release", release) is None, "release event invalid")
+        require(release["text"] == answer_obj()["answer"], "released text is not the verified one")
+        require(r.key == b"a1", "release keyed by another answer")
 
 
 def check_review_json(data: bytes) -> None:

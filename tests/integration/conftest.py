@@ -268,6 +268,7 @@ class Stack:
         self.topic_verdicts = f"{ns}.claim-verdicts"
         self.topic_decisions = f"{ns}.decisions"
         self.topic_dlq = f"{ns}.answers.dlq"
+        self.topic_released = f"{ns}.released"
         self.store = store or f"sqlite:///{root / 'corpus.db'}"
         base = {k: v for k, v in os.environ.items() if not k.startswith("CITEGATE_")}
         self.env: dict[str, str] = {
@@ -277,6 +278,7 @@ class Stack:
             "CITEGATE_TOPIC_VERDICTS": self.topic_verdicts,
             "CITEGATE_TOPIC_DECISIONS": self.topic_decisions,
             "CITEGATE_TOPIC_DLQ": self.topic_dlq,
+            "CITEGATE_TOPIC_RELEASED": self.topic_released,
             "CITEGATE_GROUP_ID": self.group_id,
             "CITEGATE_SESSION_TIMEOUT_MS": str(SESSION_TIMEOUT_MS),
             "CITEGATE_PARTITIONS": str(PARTITIONS),
@@ -300,7 +302,7 @@ class Stack:
             await store.close()
         await create_topics(
             self.bootstrap,
-            [self.topic_answers, *self.output_topics],
+            [self.topic_answers, *self.output_topics, self.topic_released],
             PARTITIONS,
         )
 

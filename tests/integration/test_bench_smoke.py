@@ -15,6 +15,8 @@ from stream.worker.bench.runner import Sizes
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
+REPO = Path(__file__).resolve().parents[2]
+
 TINY = Sizes(
     docs=90,
     hot_docs=45,
@@ -53,3 +55,17 @@ async def test_one_run_prints_every_figure_and_a_verdict_per_target(
         value = float(found.group(1))
         assert math.isfinite(value), line
         assert value > 0, line
+
+
+async def test_the_tracing_comparison_runs_the_baseline_off_and_on(
+    broker_bootstrap: str, tmp_path: Path
+) -> None:
+    """`citegate bench --tracing --baseline HEAD`: the worker of a git commit (extracted with
+    `git archive`), this worker with tracing off, and with spans sent to the bench's OTLP sink."""
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout: --baseline has nothing to extract")
+    text = await run_all(broker_bootstrap, tmp_path, TINY, runs=1, tracing=True, baseline="HEAD")
+    for label in ("before trace context (HEAD)", "tracing off", "tracing on"):
+        assert label in text, text
+    assert re.search(r"spans exported: [1-9][\d,]* requests", text), text
+    assert re.search(r"^(PASS|MISS)  tracing off / before: [0-9.]+ ", text, re.M), text

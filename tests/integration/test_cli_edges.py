@@ -78,6 +78,12 @@ def test_demo_keep_running_stops_its_worker_on_sigterm(tmp_path: Path) -> None:
             assert demo.poll() is None, (tmp_path / "demo.log").read_text()
             assert time.monotonic() < deadline, (tmp_path / "demo.log").read_text()
             time.sleep(0.2)
+        shown = (tmp_path / "demo.log").read_text("utf-8")
+        assert "submitted 10 answers with GateClient.submit" in shown
+        released = shown[shown.index("released on rag.released") :]
+        for answer_id in ("demo-002", "demo-004", "demo-005", "demo-010"):  # the accepted ones
+            assert f"{answer_id}  decision" in released, shown
+        assert "demo-006" not in released, "a held answer is never released"
         kids = children(demo.pid)
         assert kids, "the demo runs its worker as a child process"
         stopped_at = time.monotonic()

@@ -28,7 +28,7 @@ from stream.worker.loop import StageLoop
 
 DEMO = Path(str(resources.files("stream").joinpath("demo")))
 TOPIC = "in"
-OUTPUT_TOPICS = ("verdicts", "decisions", "dlq", "seen")
+OUTPUT_TOPICS = ("verdicts", "decisions", "dlq", "released", "seen")
 
 
 def demo_answers() -> list[dict[str, Any]]:
@@ -45,6 +45,7 @@ class Rec:
     offset: int
     key: bytes | None
     value: bytes | None
+    headers: tuple[tuple[str, bytes], ...] = ()
 
 
 class Clock:
@@ -114,10 +115,16 @@ class FakeConsumer:
         self.assigned: list[TopicPartition] = list(self.logs)
         self.stuck = False
 
-    def append(self, value: bytes | None, key: bytes | None = None, partition: int = 0) -> int:
+    def append(
+        self,
+        value: bytes | None,
+        key: bytes | None = None,
+        partition: int = 0,
+        headers: tuple[tuple[str, bytes], ...] = (),
+    ) -> int:
         tp = TopicPartition(self.topic, partition)
         log = self.logs[tp]
-        log.append(Rec(self.topic, partition, len(log), key, value))
+        log.append(Rec(self.topic, partition, len(log), key, value, headers))
         return len(log) - 1
 
     async def getmany(self, timeout_ms: int = 0, max_records: int = 500) -> dict[Any, list[Rec]]:
@@ -169,6 +176,7 @@ class Sent:
     key: bytes | None
     value: bytes | None
     partition: int | None = None
+    headers: tuple[tuple[str, bytes], ...] = ()
 
     def json(self) -> Any:
         return orjson.loads(self.value or b"null")
@@ -188,9 +196,10 @@ class FakeProducer:
         value: bytes | None = None,
         key: bytes | None = None,
         partition: Any = None,
+        headers: list[tuple[str, bytes]] | None = None,
     ) -> asyncio.Future[None]:
         self.attempts += 1
-        record = Sent(topic, key, value, partition)
+        record = Sent(topic, key, value, partition, tuple(headers or ()))
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         error = self.fail(record)
         if error is None:
@@ -210,6 +219,7 @@ def settings(**changes: Any) -> Settings:
         topic_verdicts="verdicts",
         topic_decisions="decisions",
         topic_dlq="dlq",
+        topic_released="released",
         store=str(DEMO / "corpus.jsonl"),
     ).with_(**changes)
 
@@ -233,6 +243,9 @@ class Rig:
 
     def dead_letters(self) -> list[Any]:
         return self.producer.on("dlq")
+
+    def releases(self) -> list[Any]:
+        return self.producer.on("released")
 
     async def drain(self, max_rounds: int = 50) -> None:
         """Run the loop until every input is committed (bounded by rounds, not time)."""

@@ -579,3 +579,26 @@ def test_dashboard_and_metrics_doc_promql_parse(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_latency_panels_show_exemplars_that_link_to_traces() -> None:
+    """The latency histograms carry trace-id exemplars; Grafana shows them and links them."""
+    latency = [
+        t
+        for panel in dashboard()["panels"]
+        for t in panel.get("targets", [])
+        if "citegate_processing_seconds_bucket" in t.get("expr", "")
+        or "citegate_checker_seconds_bucket" in t.get("expr", "")
+    ]
+    assert latency
+    assert all(t.get("exemplar") is True for t in latency)
+    datasources = DEPLOY / "grafana/provisioning/datasources"
+    (prom,) = yaml.safe_load((datasources / "prometheus.yaml").read_text("utf-8"))["datasources"]
+    (link,) = prom["jsonData"]["exemplarTraceIdDestinations"]
+    assert link["name"] == "trace_id"
+    (traces,) = yaml.safe_load((datasources / "jaeger.yaml").read_text("utf-8"))["datasources"]
+    assert traces["uid"] == link["datasourceUid"]
+    services = compose()["services"]
+    assert "--enable-feature=exemplar-storage" in services["prometheus"]["command"]
+    assert compose_env("citegate")["OTEL_EXPORTER_OTLP_ENDPOINT"].startswith("http://jaeger:")
+    assert "jaeger" in services

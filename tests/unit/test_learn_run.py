@@ -99,7 +99,7 @@ def test_learn_writes_a_model_that_loads_and_judges(tmp_path: Path, tiny_base: s
     assert checker.threshold == manifest["decision"]["threshold"]
     # a second run replaces the model directory; a foreign directory is refused
     learn(options(tmp_path, tiny_base, folds=1))  # type: ignore[arg-type]
-    assert tomllib.loads((out / "model.toml").read_text())["cv"]["method"] == "held-out fifth"
+    assert tomllib.loads((out / "model.toml").read_text())["cv"]["method"].startswith("held-out")
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text("mine")

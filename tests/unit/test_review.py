@@ -420,7 +420,7 @@ async def test_forms_need_the_csrf_token(tmp_path: Path) -> None:
         )
         assert resp.status == 303
         assert resp.headers["Location"] == "/queue?reviewed=a1"
-        assert len(app.published) == 1
+        assert [r.topic for r in app.published] == ["rag.reviews", "rag.released"]
 
 
 async def test_api_review_publishes_once_and_answers_409_after(tmp_path: Path) -> None:

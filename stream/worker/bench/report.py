@@ -145,7 +145,13 @@ async def run_all(
     runs: int,
     profile_to: Path | None = None,
     broker_pid: int | None = None,
+    *,
+    tracing: bool = False,
+    baseline: str | None = None,
 ) -> str:
+    """Every figure (a)-(e), or with `tracing` only (f): the tracing comparison against the
+    worker of commit `baseline` (docs/performance.md#tracing)."""
+
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
@@ -153,6 +159,20 @@ async def run_all(
     bench.profile_to = profile_to
     bench.broker_pids = procs.tree(broker_pid) if broker_pid else []
     before = load_average()
+    if tracing:
+        from stream.worker.bench import tracing as tracing_bench
+
+        tree = tracing_bench.checkout(baseline, root / "baseline") if baseline else None
+        log(f"bench: importing {sizes.docs:,} generated documents")
+        await bench.setup()
+        try:
+            found = await tracing_bench.measure(bench, tree, runs, log)
+        finally:
+            bench.close()
+        return (
+            tracing_bench.render(found, baseline, runs)
+            + f"\n{os.cpu_count()} CPUs; load average {before} before, {load_average()} after"
+        )
     log(f"bench: importing {sizes.docs:,} generated documents")
     await bench.setup()
     results = []

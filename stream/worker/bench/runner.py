@@ -88,6 +88,20 @@ class Latency:
     p99_ms: float
 
 
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A worker run of the tracing comparison: its name and the environment it differs by
+    (`PYTHONPATH` to an earlier checkout, `OTEL_*` to turn tracing on)."""
+
+    name: str
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def trace_headers(i: int) -> list[tuple[str, bytes]]:
+    """A distinct, sampled W3C trace context per answer (never the all-zero ids)."""
+    return [("traceparent", f"00-{i + 1:032x}-{i + 1:016x}-01".encode())]
+
+
 @dataclass
 class Namespace:
     prefix: str = field(default_factory=lambda: f"bench-{uuid.uuid4().hex[:10]}")
@@ -172,14 +186,22 @@ class Bench:
     async def topics(self, ns: Namespace) -> None:
         await create_topics(self.bootstrap, [ns.answers, ns.verdicts, ns.decisions], PARTITIONS)
 
-    async def produce(self, topic: str, records: Iterable[tuple[bytes, bytes]]) -> int:
-        """Send as fast as the client goes; returns the earliest broker timestamp (ms)."""
+    async def produce(
+        self, topic: str, records: Iterable[tuple[bytes, bytes]], *, traced: bool = False
+    ) -> int:
+        """Send as fast as the client goes; returns the earliest broker timestamp (ms).
+        `traced`: every record carries its own W3C `traceparent` header, as from a generator."""
         producer = AIOKafkaProducer(
             bootstrap_servers=self.bootstrap, acks="all", linger_ms=5, max_batch_size=1 << 20
         )
         await producer.start()
         try:
-            futures = [await producer.send(topic, key=k, value=v) for k, v in records]
+            futures = [
+                await producer.send(
+                    topic, key=k, value=v, headers=trace_headers(i) if traced else None
+                )
+                for i, (k, v) in enumerate(records)
+            ]
             return int(min(m.timestamp for m in await asyncio.gather(*futures)))
         finally:
             await producer.stop()
@@ -253,7 +275,11 @@ class Bench:
 
     def _spawn(self, argv: list[str], env: dict[str, str], name: str) -> subprocess.Popen[bytes]:
         log: IO[bytes] = (self.root / f"{name}.log").open("ab")
-        base = {k: v for k, v in os.environ.items() if not k.startswith("CITEGATE_")}
+        base = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("CITEGATE_", "OTEL_")) and k != "PYTHONPATH"
+        }
         proc = subprocess.Popen(
             [sys.executable, "-m", *argv],
             env={**base, "PYTHONUNBUFFERED": "1", **env},
@@ -290,7 +316,9 @@ class Bench:
             p.wait(10)
         self._procs.clear()
 
-    async def start_worker(self, ns: Namespace, processes: int = 1) -> tuple[Any, list[int]]:
+    async def start_worker(
+        self, ns: Namespace, processes: int = 1, variant: Variant | None = None
+    ) -> tuple[Any, list[int]]:
         port = find_free_port()
         argv = [
             "stream.cli",
@@ -312,7 +340,9 @@ class Bench:
             "CITEGATE_GROUP_ID": ns.group,
             "CITEGATE_PARTITIONS": str(PARTITIONS),
             "CITEGATE_CACHE_BYTES": str(self.sizes.cache_bytes),
+            "CITEGATE_TOPIC_RELEASED": f"{ns.prefix}.released",
             "CITEGATE_LOG_LEVEL": "warning",
+            **(variant.env if variant is not None else {}),
         }
         proc = self._spawn(argv, env, f"worker-{ns.prefix}")
         deadline = time.monotonic() + 60
@@ -354,6 +384,7 @@ class Bench:
         processes: int = 1,
         bare: tuple[int, int] | None = None,
         cold: bool = False,
+        variant: Variant | None = None,
     ) -> Throughput:
         """Answers/s from the first input's to the last decision's broker timestamp.
 
@@ -365,14 +396,15 @@ class Bench:
         """
         ns = Namespace()
         await self.topics(ns)
+        traced = variant is not None
         if bare is None:
-            proc, pids = await self.start_worker(ns, processes)
+            proc, pids = await self.start_worker(ns, processes, variant)
         else:
             proc = self.start_bare(ns, claims, *bare)
             pids = [proc.pid]
         try:
             warm = self.payloads(4, self.sizes.hot_docs // 2, seed=3, start=WARM_START)
-            await self.produce(ns.answers, warm)
+            await self.produce(ns.answers, warm, traced=traced)
             await self.observe(ns.decisions, {k for k, _ in warm})
             records = self.payloads(claims, count, cold=cold)
             spy = None
@@ -384,7 +416,7 @@ class Bench:
             before = procs.usage_of(pids)
             broker_before = procs.usage_of(self.broker_pids)
             started = time.monotonic()
-            first_in = await self.produce(ns.answers, records)
+            first_in = await self.produce(ns.answers, records, traced=traced)
             seen, samples = await self.observe(ns.decisions, {k for k, _ in records}, pids)
             wall = time.monotonic() - started
             broker_cpu = procs.usage_of(self.broker_pids).cpu_s - broker_before.cpu_s
