@@ -892,11 +892,14 @@ def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
     """A direction word of the claim whose antonym the clause it rests on states, and the
     claim does not (`ice sheets have increased` where the clause says `decreased`, next to
     an `increase` elsewhere in it): the claim may have swapped them."""
-    claim_words = {w.lower() for w in _WORD.findall(claim)}
-    focus_words = {w.lower() for w in _WORD.findall(focus)} - claim_words
+    claim_words = sorted({w.lower() for w in _WORD.findall(claim)})  # sorted: same output
+    focus_words = sorted({w.lower() for w in _WORD.findall(focus)} - set(claim_words))
     if not focus_words:
         return []
-    focus_bases = {b: w for w in focus_words for b in bases_of(w)}
+    focus_bases: dict[str, str] = {}
+    for w in focus_words:
+        for b in sorted(bases_of(w)):
+            focus_bases.setdefault(b, w)
     claim_bases = {b for w in claim_words for b in bases_of(w)}
     out = []
     for word in claim_words:
