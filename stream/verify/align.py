@@ -162,6 +162,7 @@ SLOT_CODES: frozenset[SignalCode] = frozenset(
         SignalCode.NEGATION_MISMATCH,
         SignalCode.ENTITY_MISMATCH,
         SignalCode.ANTONYM_MISMATCH,
+        SignalCode.DATE_MISMATCH,
     }
 )
 """Mismatches of a slot both sides fill: the evidence states another value. They are final:
@@ -602,6 +603,9 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
             if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
                 states_other.append(signal)  # at least 5 for no more than 5
     mismatches += _dropped_bounds(c_quantities, focus)
+    dated = _dates_differ(claim_n, sentences)
+    mismatches += dated
+    states_other += dated
     mismatches += _opposed_in_focus(claim_n, focus)
     substituted = _substitutions(claim_n, [*unaligned, *paraphrased], focus, frozen_keys)
     mismatches += substituted
@@ -775,6 +779,69 @@ def _clause_of(
             return scored[0][1], scored[0][2]
         return None
     return None
+
+
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        (
+            "january jan январь января январе",
+            "february feb февраль февраля феврале",
+            "march mar март марта марте",
+            "april apr апрель апреля апреле",
+            "may май мая мае",
+            "june jun июнь июня июне",
+            "july jul июль июля июле",
+            "august aug август августа августе",
+            "september sep sept сентябрь сентября сентябре",
+            "october oct октябрь октября октябре",
+            "november nov ноябрь ноября ноябре",
+            "december dec декабрь декабря декабре",
+        ),
+        start=1,
+    )
+    for m in names.split()
+}
+_DATE = re.compile(
+    r"(?:(?P<d1>\d{1,2})\s+)?(?P<m1>[A-Za-zА-Яа-яЁё]{3,9})\.?\s+(?:(?P<d2>\d{1,2}),?\s+)?(?P<y1>(?:1[89]|20|21)\d{2})"
+    r"|(?P<y2>(?:1[89]|20|21)\d{2})年(?P<m2>\d{1,2})月(?:(?P<d3>\d{1,2})日)?"
+)
+
+
+def _dates(text: str) -> list[tuple[str, tuple[int, int, int]]]:
+    """(as written, (year, month, day or 0)) of the month-and-year dates of `text`."""
+    out = []
+    for m in _DATE.finditer(text):
+        if m.group("y2"):
+            out.append(
+                (m.group(), (int(m.group("y2")), int(m.group("m2")), int(m.group("d3") or 0)))
+            )
+            continue
+        month = _MONTHS.get(m.group("m1").lower())
+        if month is None:
+            continue
+        day = int(m.group("d1") or m.group("d2") or 0)
+        out.append((m.group(), (int(m.group("y1")), month, day)))
+    return out
+
+
+def _dates_differ(claim: str, sentences: str) -> list[RiskSignal]:
+    """A month-and-year date of the claim the evidence states with another year, month or
+    day (`December 2020` where it says `December 2019 and January 2020`)."""
+    claimed = _dates(claim)
+    if not claimed:
+        return []
+    stated = _dates(sentences)
+    out = []
+    for text, (y, m, d) in claimed:
+        if any(sy == y and sm == m and (not d or not sd or sd == d) for _, (sy, sm, sd) in stated):
+            continue
+        near = [t for t, (sy, sm, _) in stated if sm == m or sy == y]
+        if near:
+            out.append(
+                RiskSignal(SignalCode.DATE_MISMATCH, f"{text} (evidence: {', '.join(near[:3])})")
+            )
+    return out
 
 
 def _dropped_bounds(claim_quantities: tuple[Quantity, ...], focus: str) -> list[RiskSignal]:
