@@ -266,6 +266,10 @@ def span_keys(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_SENSE_KEY = re.compile(r"h\d")
+"""The keys `lexicon.sense_keys` gives: `h` and a WordNet synset number."""
+
+
 @lru_cache(maxsize=65536)
 def _evidence_word_keys(original: str) -> frozenset[str]:
     """What an evidence word offers to the claim's words, by how it is written: a
@@ -275,7 +279,7 @@ def _evidence_word_keys(original: str) -> frozenset[str]:
     w = original.lower()
     found = keys(w) | evidence_keys(w)
     if original[:1].isupper():
-        found = frozenset(k for k in found if "=" not in k and k[:1] != "h")
+        found = frozenset(k for k in found if "=" not in k and not _SENSE_KEY.match(k))
     if "-" in w:
         found = found.union(*(keys(part) for part in w.split("-")))
     return found
