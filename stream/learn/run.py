@@ -53,7 +53,7 @@ class LearnOptions:
     output: Path
     base: str
     target_far: float = 0.02
-    epochs: float = 2.0
+    epochs: float = 3.0
     max_minutes: float = 30.0
     seed: int = 0
     folds: int = 1
@@ -112,7 +112,7 @@ def _fit(
     desc: str,
 ) -> tuple[CrossEncoder, TrainStats]:
     rng = random.Random(options.seed)
-    data = examples(records, options.recipe, rng, with_mutants=options.mutants)
+    data = examples(records, options.recipe, rng, with_mutants=options.mutants, pairs=pairs)
     model = _fresh(pristine)
     stats = train(
         model,
