@@ -302,6 +302,14 @@ def parse_reply(
     return validate_contract(data, request, ref)
 
 
+def _names(keys: list[str], most: int = 5, chars: int = 48) -> str:
+    """The model's own key names, bounded: they go into the verdict's reason and the log, and
+    a reply can carry any number of keys of any length (found by tests/fuzz, llm_reply)."""
+    shown = [r if len(r := repr(k)) <= chars else r[: chars - 1] + "…" for k in keys[:most]]
+    more = f", and {len(keys) - most} more" if len(keys) > most else ""
+    return "[" + ", ".join(shown) + more + "]"
+
+
 def validate_contract(data: object, request: CheckRequest, ref: Ref) -> CheckResult:
     """Strict seed-000 contract check; an entailed verdict must cite evidence and leave no gap."""
     if not isinstance(data, dict):
@@ -309,7 +317,9 @@ def validate_contract(data: object, request: CheckRequest, ref: Ref) -> CheckRes
     keys = set(data)
     if keys != CONTRACT_KEYS:
         missing, extra = sorted(CONTRACT_KEYS - keys), sorted(keys - CONTRACT_KEYS)
-        raise MalformedReply(f"keys differ from the contract (missing {missing}, extra {extra})")
+        raise MalformedReply(
+            f"keys differ from the contract (missing {missing}, extra {_names(extra)})"
+        )
     if data["claim_id"] != request.claim_id:
         raise MalformedReply("claim_id does not match the request")
     try:

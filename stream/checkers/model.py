@@ -87,7 +87,8 @@ class ModelScorer:
         pairs: list[tuple[str, str]] = []
         owners: list[tuple[int, Window]] = []
         for n, (claim, fragments) in enumerate(items):
-            for w in best_windows(claim, fragments, r.window_chars, r.windows):
+            fits = self.tokenizer.fitter(claim)
+            for w in best_windows(claim, fragments, r.window_chars, r.windows, fits):
                 pairs.append((claim, w.text))
                 owners.append((n, w))
         best = [Scored(0.0, None) for _ in items]

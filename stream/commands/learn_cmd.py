@@ -56,7 +56,7 @@ def register(sub: Any) -> None:
         metavar="RATE",
         help="false-accept rate the threshold keeps on held-out claims (default 0.02)",
     )
-    p.add_argument("--epochs", type=_positive_float, default=2.0, help="passes (default 2)")
+    p.add_argument("--epochs", type=_positive_float, default=3.0, help="passes (default 3)")
     p.add_argument(
         "--max-minutes",
         type=_positive_float,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stream.checkers.modeldir import Recipe
-from stream.checkers.pairs import best_windows
+from stream.checkers.pairs import PairTokenizer, best_windows
 from stream.quality.evaluate import LabelledClaim
 from stream.quality.mutations import mutants
 from stream.verify.model import Fragment
@@ -41,11 +41,17 @@ def fragments(record: LabelledClaim) -> tuple[Fragment, ...]:
 
 
 def examples(
-    records: Sequence[LabelledClaim], recipe: Recipe, rng: random.Random, *, with_mutants: bool
+    records: Sequence[LabelledClaim],
+    recipe: Recipe,
+    rng: random.Random,
+    *,
+    with_mutants: bool,
+    pairs: PairTokenizer | None = None,
 ) -> list[Example]:
     out: list[Example] = []
     for r in records:
-        found = best_windows(r.claim, fragments(r), recipe.window_chars, 1)
+        fits = pairs.fitter(r.claim) if pairs is not None else None
+        found = best_windows(r.claim, fragments(r), recipe.window_chars, 1, fits)
         window = found[0].text if found else ""
         positive = r.label == POSITIVE
         out.append(Example(r.claim, window, positive, "record"))

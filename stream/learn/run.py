@@ -53,7 +53,7 @@ class LearnOptions:
     output: Path
     base: str
     target_far: float = 0.02
-    epochs: float = 2.0
+    epochs: float = 3.0
     max_minutes: float = 30.0
     seed: int = 0
     folds: int = 1
@@ -112,7 +112,7 @@ def _fit(
     desc: str,
 ) -> tuple[CrossEncoder, TrainStats]:
     rng = random.Random(options.seed)
-    data = examples(records, options.recipe, rng, with_mutants=options.mutants)
+    data = examples(records, options.recipe, rng, with_mutants=options.mutants, pairs=pairs)
     model = _fresh(pristine)
     stats = train(
         model,
@@ -158,8 +158,11 @@ def _cv_figures(
         parts = [ranked[0::2], ranked[1::2]]
     accepted = [False] * len(pool)
     thresholds: list[float] = []
+    everything = [i for f in parts for i in f]
     for k, part in enumerate(parts):
         others = [i for j, f in enumerate(parts) if j != k for i in f]
+        if all(positive[i] for i in others):  # too few records to hold any negative out
+            others = everything
         t = choose_threshold([p[i] for i in others], [positive[i] for i in others], target_far)
         thresholds.append(t)
         for i in part:

@@ -62,16 +62,24 @@ async def durable_broker() -> AsyncIterator[Durable]:
         await asyncio.to_thread(s3.stop)
 
 
+@contextlib.asynccontextmanager
 async def _two_workers(
     root: Path, durable: Durable, name: str
-) -> tuple[Stack, Decisions, Supervisor]:
+) -> AsyncIterator[tuple[Stack, Decisions, Supervisor]]:
+    """Two workers on the durable broker, their supervisor and a decisions tailer; all
+    stopped again at the end."""
     stack = await new_stack(root, durable.broker.bootstrap, name, env=WORKER_ENV)
     decisions, sup = Decisions(stack), Supervisor(stack)
-    await stack.start_worker()
-    await stack.start_worker()
-    await decisions.start()
-    sup.start()
-    return stack, decisions, sup
+    try:
+        await stack.start_worker()
+        await stack.start_worker()
+        await decisions.start()
+        sup.start()
+        yield stack, decisions, sup
+    finally:
+        await sup.stop()
+        await decisions.stop()
+        stack.close(print_logs=False)
 
 
 def _unavailable(name: str) -> Row | None:
@@ -86,40 +94,37 @@ async def durable_broker_restart(root: Path, bootstrap: str) -> Row:
     if (row := _unavailable(name)) is not None:
         return row
     row = Row(name)
-    async with durable_broker() as durable:
-        stack, decisions, sup = await _two_workers(root, durable, "durable-kill")
-        try:
-            before = workload("d0", 400)
-            await produce(stack, before, chunk_size=100)
-            ids_before = {a["answer_id"] for a in before}
-            # Mid-stream: kill as soon as decisions flow, long before all 400 are decided.
-            deadline = time.monotonic() + 60
-            while len(decisions.by_answer) < 10 and time.monotonic() < deadline:
-                await decisions.poll()
-            at_kill = len(ids_before & decisions.by_answer.keys())
-            durable.broker.kill()
-            await asyncio.sleep(2.0)
-            await asyncio.to_thread(durable.restart)
-            back = time.monotonic()
-            after = workload("d1", 100)
-            await produce(stack, after)
-            # The broker kept its log: read every decision again, from the start.
-            await decisions.restart()
-            took = await decisions.wait({a["answer_id"] for a in before + after})
-            row.recover_s = None if took is None else round(time.monotonic() - back, 1)
-            row.restarts = sup.restarts
-            row.notes.append(f"{at_kill} of {len(before)} decided when the broker was killed")
-            if not 0 < at_kill < len(before):
-                row.failures.append("the kill did not land mid-stream")
-            codes = sorted(set(sup.exit_codes))
-            row.notes.append(
-                f"workers exited {codes} and were restarted" if codes else "workers resumed"
-            )
-            return finish(row, decisions, before + after)
-        finally:
-            await sup.stop()
-            await decisions.stop()
-            stack.close(print_logs=False)
+    async with (
+        durable_broker() as durable,
+        _two_workers(root, durable, "durable-kill") as (stack, decisions, sup),
+    ):
+        before = workload("d0", 400)
+        await produce(stack, before, chunk_size=100)
+        ids_before = {a["answer_id"] for a in before}
+        # Mid-stream: kill as soon as decisions flow, long before all 400 are decided.
+        deadline = time.monotonic() + 60
+        while len(decisions.by_answer) < 10 and time.monotonic() < deadline:
+            await decisions.poll()
+        at_kill = len(ids_before & decisions.by_answer.keys())
+        durable.broker.kill()
+        await asyncio.sleep(2.0)
+        await asyncio.to_thread(durable.restart)
+        back = time.monotonic()
+        after = workload("d1", 100)
+        await produce(stack, after)
+        # The broker kept its log: read every decision again, from the start.
+        await decisions.restart()
+        took = await decisions.wait({a["answer_id"] for a in before + after})
+        row.recover_s = None if took is None else round(time.monotonic() - back, 1)
+        row.restarts = sup.restarts
+        row.notes.append(f"{at_kill} of {len(before)} decided when the broker was killed")
+        if not 0 < at_kill < len(before):
+            row.failures.append("the kill did not land mid-stream")
+        codes = sorted(set(sup.exit_codes))
+        row.notes.append(
+            f"workers exited {codes} and were restarted" if codes else "workers resumed"
+        )
+        return finish(row, decisions, before + after)
 
 
 async def _readiness(stack: Stack, workers: list[Any]) -> list[str]:
@@ -140,43 +145,40 @@ async def s3_store_paused(root: Path, bootstrap: str) -> Row:
     if (row := _unavailable(name)) is not None:
         return row
     row = Row(name)
-    async with durable_broker() as durable:
-        stack, decisions, sup = await _two_workers(root, durable, "durable-pause")
-        try:
-            first = workload("q0", 100)
-            await produce(stack, first)
-            if await decisions.wait({a["answer_id"] for a in first}) is None:
-                row.failures.append("answers before the pause were not all decided")
-            second = workload("q1", 150)
-            stream = asyncio.create_task(produce(stack, second, chunk_size=10, pause_s=0.2))
-            await asyncio.sleep(1.0)
-            durable.s3.pause()
-            paused = time.monotonic()
-            seen: set[str] = set()
-            while time.monotonic() - paused < PAUSE_S:
-                seen.update(await _readiness(stack, sup.live()))
-                await asyncio.sleep(0.5)
-            durable.s3.resume()
-            resumed = time.monotonic()
-            row.notes.append(f"/readyz during the pause: {', '.join(sorted(seen))}")
-            if "stalled" not in seen:
-                row.failures.append("/readyz never reported the stall")
-            await asyncio.wait_for(stream, 90)
-            took = await decisions.wait({a["answer_id"] for a in first + second})
-            row.recover_s = None if took is None else round(time.monotonic() - resumed, 1)
-            ready_again = None
-            while time.monotonic() - resumed < 30:
-                if set(await _readiness(stack, sup.live())) == {"ready"}:
-                    ready_again = round(time.monotonic() - resumed, 1)
-                    break
-                await asyncio.sleep(0.5)
-            if ready_again is None:
-                row.failures.append("/readyz not ready within 30 s of the store's return")
-            else:
-                row.notes.append(f"ready again {ready_again} s after the store came back")
-            row.restarts = sup.restarts
-            return finish(row, decisions, first + second)
-        finally:
-            await sup.stop()
-            await decisions.stop()
-            stack.close(print_logs=False)
+    async with (
+        durable_broker() as durable,
+        _two_workers(root, durable, "durable-pause") as (stack, decisions, sup),
+    ):
+        first = workload("q0", 100)
+        await produce(stack, first)
+        if await decisions.wait({a["answer_id"] for a in first}) is None:
+            row.failures.append("answers before the pause were not all decided")
+        second = workload("q1", 150)
+        stream = asyncio.create_task(produce(stack, second, chunk_size=10, pause_s=0.2))
+        await asyncio.sleep(1.0)
+        durable.s3.pause()
+        paused = time.monotonic()
+        seen: set[str] = set()
+        while time.monotonic() - paused < PAUSE_S:
+            seen.update(await _readiness(stack, sup.live()))
+            await asyncio.sleep(0.5)
+        durable.s3.resume()
+        resumed = time.monotonic()
+        row.notes.append(f"/readyz during the pause: {', '.join(sorted(seen))}")
+        if "stalled" not in seen:
+            row.failures.append("/readyz never reported the stall")
+        await asyncio.wait_for(stream, 90)
+        took = await decisions.wait({a["answer_id"] for a in first + second})
+        row.recover_s = None if took is None else round(time.monotonic() - resumed, 1)
+        ready_again = None
+        while time.monotonic() - resumed < 30:
+            if set(await _readiness(stack, sup.live())) == {"ready"}:
+                ready_again = round(time.monotonic() - resumed, 1)
+                break
+            await asyncio.sleep(0.5)
+        if ready_again is None:
+            row.failures.append("/readyz not ready within 30 s of the store's return")
+        else:
+            row.notes.append(f"ready again {ready_again} s after the store came back")
+        row.restarts = sup.restarts
+        return finish(row, decisions, first + second)

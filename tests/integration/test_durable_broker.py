@@ -18,6 +18,7 @@ import pytest
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from stream.kafka.embedded import create_topics, find_free_port
+from stream.kafka.storage import parse_storage, prepare
 from tests.integration.conftest import service_missing
 from tests.integration.s3 import SECRET_KEY, MotoServer, moto_missing
 
@@ -168,3 +169,11 @@ async def test_a_restarted_s3_broker_keeps_topics_records_and_group_offsets(
     logs = await asyncio.to_thread(lambda: [p.read_text() for p in tmp_path.glob("broker-*.log")])
     assert logs
     assert all(SECRET_KEY not in text for text in logs)
+
+
+def test_the_bucket_is_created_once_and_then_found(s3: MotoServer) -> None:
+    storage = parse_storage(f"s3://citegate-{uuid.uuid4().hex[:10]}/")
+    first = prepare(storage, s3.env)
+    assert first.endswith("(created)"), first
+    assert prepare(storage, s3.env) == first.removesuffix(" (created)")
+    assert SECRET_KEY not in first

