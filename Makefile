@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 TORCH  ?= 2.13.0
 TORCH_SPEC ?= torch==$(TORCH)
 
-.PHONY: demo test lint typecheck rules unit integration coverage faults fuzz clean
+.PHONY: lexicon demo test lint typecheck rules unit integration coverage faults fuzz clean
 
 # First run only: say what is happening before the slow part, and let pip show its progress.
 $(STAMP): pyproject.toml
@@ -87,6 +87,14 @@ coverage: $(STAMP)
 	$(BIN)/pytest -q $(COV) --cov-report=html
 	@echo "coverage: open htmlcov/index.html"
 
+
+# Regenerate the lexical tables of stream/verify/data/ from their sources (deterministic:
+# the same sources give byte-identical files). WordNet 3.0 comes from Debian's wordnet-base.
+WORDNET ?= /usr/share/wordnet
+lexicon: $(STAMP)
+	@test -f $(WORDNET)/data.noun || { echo "lexicon: need WordNet 3.0 in $(WORDNET) (apt-get install wordnet-base)" >&2; exit 2; }
+	$(BIN)/pip install --quiet '.[lexicon]'
+	$(BIN)/python -m stream.lexicon.build --wordnet $(WORDNET)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache htmlcov .coverage .fuzz

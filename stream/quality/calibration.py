@@ -239,24 +239,22 @@ def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
     veto = np.zeros(len(x), dtype=bool)
     for code in config.veto_signals:
         veto |= col[f"signal_{code}"] > 0
-    polarity = (col["negation_claim_only"] + col["negation_evidence_only"] + col["antonym"]) > 0
     gap = np.zeros(len(x), dtype=bool)
-    complete = np.zeros(len(x), dtype=bool)
-    slot = np.zeros(len(x), dtype=bool)
+    complete = np.ones(len(x), dtype=bool)
     if config.require_alignment:
         gap = col["unaligned_share"] > config.max_unaligned_share
         mismatched = col["alignment_mismatches"] > 0
         veto |= mismatched
         complete = (col["unaligned_share"] == 0) & ~mismatched
-        slot = col["slot_conflict"] > 0
-    clash = polarity & (coverage >= config.clash_coverage) & ~complete
-    partial = col["uncovered_run"] >= config.max_uncovered_run
-    entailed = (p_entail >= config.entail_threshold) & ~veto & ~clash & ~partial & ~gap
-    contra = ~entailed & (
-        (slot & ~gap & (coverage >= config.clash_coverage))
-        | clash
-        | ((p_contra >= config.contradict_threshold) & (coverage >= config.related_coverage) & ~gap)
+    entailed = (p_entail >= config.entail_threshold) & ~veto & ~gap & complete
+    # `contradicted` rests on a slot of the aligned span with another value, in a claim that
+    # otherwise aligns (the checker's rule; the contradiction model only sets confidence)
+    contra = (
+        ~entailed
+        & (col["states_other"] > 0)
+        & (1.0 - col["unaligned_share"] >= config.clash_coverage)
     )
+    del p_contra, coverage
     no_content = ~x.any(axis=1)
     out = np.where(entailed, "entailed", np.where(contra, "contradicted", "insufficient"))
     return np.where(no_content, "unknown", out)

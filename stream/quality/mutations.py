@@ -855,6 +855,65 @@ def flip_bound(claim: str, language: str) -> tuple[str, str] | None:
     return claim[: m.start(1)] + new + claim[m.end(1) :], f"{found} -> {new}"
 
 
+_REASONS = {
+    "en": (" because of a regulatory requirement", " to reduce costs", " for security reasons"),
+    "ru": (" из-за требований регулятора", " для снижения затрат", " по соображениям безопасности"),
+    "zh": ("，这是出于监管要求", "，以降低成本", "，出于安全考虑"),
+}
+
+
+def add_reason(claim: str, language: str) -> tuple[str, str] | None:
+    """A reason the evidence never gives is added: `… because of a regulatory requirement`."""
+    reasons = _REASONS[language]
+    reason = reasons[sum(map(ord, claim)) % len(reasons)]
+    body = claim.rstrip()
+    end = ""
+    while body and body[-1] in ".。!?！？":
+        end = body[-1] + end
+        body = body[:-1]
+    return body + reason + (end or ("。" if language == "zh" else ".")), f"+{reason.strip()}"
+
+
+_SUFFICIENT = {
+    "en": {"only if": "if", "only when": "when", "only after": "after", "only with": "with"},
+    "ru": {
+        "только если": "если",
+        "лишь если": "если",
+        "только при": "при",
+        "только после": "после",
+    },
+    "zh": {"只有": "如果", "仅当": "当", "只能在": "可以在"},
+}
+
+
+def make_sufficient(claim: str, language: str) -> tuple[str, str] | None:
+    """A necessary condition is made sufficient: `only if` -> `if`, 只有…才 -> 如果…就."""
+    table = _SUFFICIENT[language]
+    found = _swap_table(claim, table, words=language != "zh")
+    if found is None or language != "zh":
+        return found
+    text, change = found
+    return text.replace("才", "就", 1), change
+
+
+_INEXACT = {
+    "en": {"30 days": "a month", "thirty days": "a month", "31 days": "a month",
+           "4 weeks": "a month", "four weeks": "a month", "90 days": "three months",
+           "365 days": "a year", "52 weeks": "a year", "1,000 MB": "1 GB", "1000 MB": "1 GB"},
+    "ru": {"30 дней": "месяц", "тридцать дней": "месяц", "4 недели": "месяц",
+           "90 дней": "три месяца", "365 дней": "год", "1000 МБ": "1 ГБ"},
+    "zh": {"30天": "一个月", "三十天": "一个月", "90天": "三个月", "365天": "一年",
+           "4周": "一个月", "1000 MB": "1 GB"},
+}  # fmt: skip
+"""Amounts an assistant rounds into a unit that is not exactly the same: a month is not 30
+days, a year not 365 days, a gigabyte not reliably 1000 MB."""
+
+
+def inexact_unit(claim: str, language: str) -> tuple[str, str] | None:
+    """An amount becomes a near but inexact one: `30 days` -> `a month`."""
+    return _swap_table(claim, _INEXACT[language], words=language != "zh")
+
+
 OPERATORS: dict[str, Operator] = {
     "number": change_number,
     "number_word": change_number_word,
@@ -871,6 +930,9 @@ OPERATORS: dict[str, Operator] = {
     "inference": add_inference,
     "antonym": swap_antonym,
     "bound": flip_bound,
+    "sufficient": make_sufficient,
+    "inexact_unit": inexact_unit,
+    "reason": add_reason,
 }
 """Every operator by name, in report order."""
 

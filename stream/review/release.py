@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import orjson
+from aiokafka.errors import KafkaError
 
 from stream.codec import answer_from_obj, encode
 from stream.errors import InputError
@@ -44,7 +45,12 @@ latest for their answer (read again from the decisions and verdicts topics)."""
 
 
 class Unavailable(Exception):
-    """The answer cannot be released now (what the gate verified is not readable)."""
+    """The answer cannot be released (what the gate verified is not readable): for good, or
+    for now (`retriable`: the broker failed, the verdicts are still being read)."""
+
+    def __init__(self, message: str, *, retriable: bool = False) -> None:
+        super().__init__(message)
+        self.retriable = retriable
 
 
 class _Bounded(OrderedDict[str, Any]):
@@ -100,9 +106,16 @@ class Releaser:
         missing = [c for c in claim_order(item) if c not in item.verdicts]
         if missing:
             raise Unavailable(
-                f"the claim verdicts of {', '.join(missing[:5])} are not read yet; retry shortly"
+                f"the claim verdicts of {', '.join(missing[:5])} are not read yet; retry shortly",
+                retriable=True,
             )
-        raw = await self.fetch_answer(item.decision)
+        try:
+            raw = await self.fetch_answer(item.decision)
+        except (KafkaError, OSError) as exc:
+            raise Unavailable(
+                f"the answer event cannot be read now ({type(exc).__name__}); retry shortly",
+                retriable=True,
+            ) from None
         if raw is None:
             raise Unavailable(
                 "the answer event this decision verified is no longer on the answers topic, "
@@ -205,7 +218,8 @@ class ReleaseKeeper:
                 record = await r.build(item, review, trace)
             except Unavailable as exc:
                 log.warning("cannot release decision %s: %s", decision_id, exc)
-                r.unreleasable.add(decision_id)
+                if not exc.retriable:
+                    r.unreleasable.add(decision_id)  # else: still owed, the next round retries
                 continue
             if record is None:
                 r.owed.pop(decision_id, None)

@@ -1,12 +1,15 @@
-"""Align a claim to its evidence window unit by unit: the gate's hard precision rules.
+"""Align a claim to the evidence span it rests on, unit by unit: the gate's precision rules.
 
 Overlap is high exactly when a hallucination edits one word of a real sentence, so the rules
 checker does not ask "how much of the claim is in the evidence" but "is every unit of the claim
-in the evidence, with the same value". Content lemmas must each be found (equal stem, a light
-synonym; Chinese words whole); numbers must match value, unit and scale; identifiers their version;
-quantifiers, negation, conditions, modality and inference cues are compared as slots. Whatever
-fails is named: unaligned surface text for `unsupported_parts`, and risk signals that carry both
-values (`number_mismatch: 1000 (evidence: 100)`). Pure and deterministic; no learned weights.
+in the evidence, with the same value". Content words must each be found — the same lemma, a
+derivation or a synonym of a curated resource (`stream.verify.lexicon`); Chinese words whole or
+as a Cilin synonym; numbers must match value, unit and scale, or be exactly the same amount
+(`14 days` = `two weeks`); identifiers their version. Closed-class words are compared as slots
+(`stream.verify.slots`). The span is the sentence or pair of adjacent sentences the claim
+aligns to best: nothing elsewhere in a passage counts for or against it. Whatever fails is
+named: unaligned surface text for `unsupported_parts`, and risk signals that carry both values
+(`number_mismatch: 1000 (evidence: 100)`). Pure and deterministic; no learned weights.
 """
 
 from __future__ import annotations
@@ -18,20 +21,44 @@ from functools import lru_cache
 from typing import Any
 
 from stream.verify.codes import SignalCode
+from stream.verify.lexicon import (
+    antonyms_of,
+    bases_of,
+    evidence_keys,
+    fields,
+    keys,
+    opposite,
+    predicate,
+    zh_synonyms,
+)
+from stream.verify.lexicon import (
+    claim_keys as claim_side,
+)
 from stream.verify.model import RiskSignal
+from stream.verify.slots import (
+    _BOUND_PHRASE_RE as _BOUND_MASK,
+)
+from stream.verify.slots import (
+    ADVICE,
+    EXCLUSIVE,
+    GUARANTEE,
+    OBLIGATION,
+    POSSIBLE,
+    TYPICAL,
+    compare,
+    slots_of,
+)
 from stream.verify.text import split_sentences
-from stream.verify.tokens import ZH_STOP_CHARS, _stem, token_spans, tokens
+from stream.verify.tokens import EN_STOP, RU_STOP, ZH_STOP_CHARS, token_spans
 from stream.verify.units import (
     AFTER,
     BEFORE,
-    CONDITION,
+    CACHE_TEXT_CHARS,
     EN_NUMBERS,
-    EXCLUSIVE,
     HEDGE,
     INFERENCE,
     LESS,
     MAJORITY,
-    MODALITY,
     MORE,
     NEGATION,
     ONE_WORDS,
@@ -43,123 +70,88 @@ from stream.verify.units import (
     Quantity,
     WordClass,
     bounds,
+    clearly_different,
     has_cjk,
     identifiers,
     normalize_zh,
     quantities,
+    same_amount,
     scan,
     short_cache,
 )
 
-# Light synonyms: each group maps to its first member. Grow it with care — every entry makes
-# two different words count as one.
-_SYNONYMS_EN = (
-    "use utilize utilise employ", "buy purchase", "start begin commence", "end finish terminate",
-    "big large", "small little", "help assist", "show demonstrate indicate reveal",
-    "reduce lower decrease cut", "increase raise", "need require", "get obtain receive",
-    "permit allow", "forbid prohibit ban", "delete remove erase", "store keep retain save",
-    "encrypt encrypted", "quick fast rapid", "staff employee personnel worker",
-    "customer client", "physician doctor", "illness disease", "medication medicine drug",
-    "mistake error", "choose select", "build construct", "link connect", "try attempt",
-    "enough sufficient", "main primary principal", "whole entire full", "job task",
-    "user users", "log record", "rotate rotated", "backup backups", "maximum max",
-    "minimum min", "approximately about roughly around", "limit cap",
-)  # fmt: skip
-_SYNONYMS_RU = (
-    "использовать применять", "нужно необходимо требуется", "сотрудник работник",
-    "удалять удалить стирать", "хранить сохранять", "клиент заказчик", "врач доктор",
-    "лекарство препарат", "ошибка сбой", "быстро оперативно", "начинать начать",
-    "увеличивать повышать увеличить повысить", "уменьшать снижать уменьшить снизить",
-    "запрещать запретить", "разрешать разрешить позволять", "ограничение лимит",
-    "примерно около приблизительно", "максимум максимально", "минимум минимально",
-)  # fmt: skip
-_SYNONYMS_ZH = (
-    ("使用", "采用", "利用"), ("需要", "须要", "需"), ("删除", "移除"), ("存储", "储存", "保存"),
-    ("客户", "顾客"), ("医生", "医师"), ("药物", "药品"), ("错误", "差错"), ("开始", "启动"),
-    ("增加", "提升", "提高"), ("减少", "降低"), ("禁止", "不允许"), ("允许", "准许"),
-    ("员工", "职工", "雇员"), ("大约", "约", "左右"), ("最多", "至多", "不超过"),
-    ("至少", "不少于", "最少"), ("处理", "办理"),
-)  # fmt: skip
-
-
-_IRREGULAR_EN = (
-    "keep kept", "hold held", "make made", "take took taken", "give gave given", "find found",
-    "build built", "send sent", "run ran", "begin began begun", "get got gotten", "lead led",
-    "leave left", "meet met", "pay paid", "say said", "sell sold", "tell told",
-    "think thought", "bring brought", "buy bought", "catch caught", "teach taught",
-    "write wrote written", "choose chose chosen", "grow grew grown", "know knew known",
-    "rise rose risen", "fall fell fallen", "see saw seen", "go went gone", "come came",
-    "become became", "spend spent", "lose lost", "win won", "show shown", "drive drove driven",
-    "feed fed", "feel felt", "stand stood", "understand understood", "break broke broken",
-    "speak spoke spoken", "steal stole stolen", "freeze froze frozen", "hide hid hidden",
-    "eat ate eaten", "do did done", "have had", "read", "set", "put", "cut", "shut", "let",
-    "hit", "cost", "spread", "fight fought", "seek sought", "sleep slept", "lend lent",
-    "bear bore born borne", "wear wore worn", "draw drew drawn", "fly flew flown",
-    "throw threw thrown", "forget forgot forgotten", "ride rode ridden", "shake shook shaken",
-    "swim swam swum", "sing sang sung", "drink drank drunk", "sink sank sunk", "bind bound",
-    "withdraw withdrew withdrawn", "undergo underwent undergone", "arise arose arisen",
-)  # fmt: skip
 GENERIC_REFERENTS = frozenset(
     """service system platform product application app tool software solution
+    medicine medication device
     сервис сервиса сервисе сервисом система системы системе систему системой платформа
     платформы платформе продукт продукта приложение приложения""".split()
 )
 """Words that name the document's own subject (`the service keeps…` for a quote that says
 `… is kept`): they add no checkable fact, so they need no alignment."""
-_GENERIC_CJK = ("本系统", "该系统", "系统", "本服务", "该服务", "服务", "平台", "产品")
-_ZH_FILLERS = ("已经", "会", "了", "着", "过", "已", "被", "将")
-"""Aspect and voice particles a paraphrase adds or drops (`降低了`, `可能会`)."""
-
-
-def _stem_any(word: str) -> str:
-    word = word.lower()
-    return _stem(word, "ru" if any("\u0400" <= c <= "\u04ff" for c in word) else "en")
-
-
-def _union(groups: Iterable[str]) -> dict[str, str]:
-    """Stem → representative over groups that may share members (`keep` is in two)."""
-    parent: dict[str, str] = {}
-
-    def root(x: str) -> str:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
-    for group in groups:
-        stems = [_stem_any(w) for w in group.split()]
-        for other in stems[1:]:
-            a, b = root(stems[0]), root(other)
-            if a != b:
-                parent[b] = a
-    return {x: root(x) for x in parent if root(x) != x}
-
-
-_SYNONYM = _union((*_SYNONYMS_EN, *_SYNONYMS_RU, *_IRREGULAR_EN))
-_ZH_CANON = {w: g[0] for g in _SYNONYMS_ZH for w in g}
-_ZH_SYNONYM = re.compile("|".join(sorted(map(re.escape, _ZH_CANON), key=len, reverse=True)))
-"""One left-to-right pass, longest first: `需要` stays `需要` instead of `需` -> `需要要`."""
+ADDRESSEE = frozenset(
+    """you your yours yourself yourselves we our ours us
+    вы вас вам вами ваш ваша ваше ваши вашего вашей вашему вашим ваших вашу вашими
+    мы нас нам нами наш наша наше наши нашего нашей нашему нашим наших нашу""".split()
+)
+"""Who an assistant addresses (`you will get your refund`) is the reader the document's rules
+apply to, not a fact to check."""
+PRONOUNS = frozenset(
+    """него нему ним нем нём неё нее ней нею них ними этот этого этому этим этом эта этой эту
+    эти этих этими это тот того тому тем том та той ту те тех теми который которого которому
+    которым котором которая которой которую которое которые которых которыми сам сама само
+    сами самого самой самим самих свой своя своё свое свои своего своей своим своих этого
+    каждого it its they them their this these those which who whose""".split()
+)
+LIGHT_VERBS = frozenset(
+    """get gets got gotten getting have has had having make makes made making
+    иметь имеет имеют являться является являются составлять составляет составляют
+    составит составить осуществлять осуществляется осуществляются производиться
+    производится производятся занимать занимает занимают займет займёт""".split()
+)
+"""Verbs that carry no content of their own in `you get a refund`, `customers have 30 days`:
+the noun and the quantity they govern are what must align."""
+_GENERIC_CJK = ("本系统", "该系统", "本服务", "该服务", "本产品", "该产品")
+_ADDRESSEE_CJK = ("您的", "你的", "你们", "您", "你", "我们", "我司")
+_ZH_FILLERS = (
+    "已经", "会", "了", "着", "过", "已", "被", "将", "才", "否则", "则", "就", "为", "按",
+    "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品",
+    "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
+)  # fmt: skip
+"""Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`)."""
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
-    NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, CONDITION, HEDGE, INFERENCE, BEFORE, AFTER,
-    MORE, LESS,
-    *MODALITY.values(),
+    NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, HEDGE, INFERENCE, BEFORE, AFTER, MORE,
+    LESS, POSSIBLE, TYPICAL, OBLIGATION, ADVICE, GUARANTEE,
 )  # fmt: skip
-_CLOSED_WORDS = frozenset(
-    w for c in _CLASSES for w in (*c.words, *(x for p in c.phrases for x in p.split()))
+"""Closed classes whose words are never content. Bound phrases (`no more than`, `не
+превышать`) are masked as phrases instead: `превышать` alone is a content word."""
+_CONDITION_WORDS = frozenset(
+    """if unless except excluding provided whenever until till only when where once
+    если кроме исключением условии случае случаев пока только лишь когда""".split()
 )
+_CLOSED_WORDS = frozenset(
+    {
+        *(w for c in _CLASSES for w in (*c.words, *(x for p in c.phrases for x in p.split()))),
+        *_CONDITION_WORDS,
+        *ADDRESSEE,
+        *PRONOUNS,
+        *LIGHT_VERBS,
+        "will", "would", "shall", "будет", "будут", "станет", "to", "of", "be",
+        "using", "via", "entitled", "eligible",
+    }
+)  # fmt: skip
 _CLOSED_CJK = tuple(
     sorted(
-        {*_GENERIC_CJK, *_ZH_FILLERS, *(w for c in _CLASSES for w in c.cjk)},
+        {
+            *_GENERIC_CJK, *_ADDRESSEE_CJK, *_ZH_FILLERS,
+            *(w for c in _CLASSES for w in c.cjk),
+            "只有", "仅当", "除非", "如果", "若", "假如", "只要", "倘若", "一旦", "除了", "除外",
+            "以外", "的话", "之前", "以前", "之后", "以后",
+        },
         key=len,
         reverse=True,
     )
-)
-_CONDITION_KIND = {
-    **dict.fromkeys(
-        ("unless", "except", "excluding", "except for", "with the exception of", "кроме",
-         "исключением", "除非", "除了"), "except"),
-    **dict.fromkeys(("until", "пока"), "until"),
-}  # fmt: skip
+)  # fmt: skip
 SLOT_CODES: frozenset[SignalCode] = frozenset(
     {
         SignalCode.BOUND_MISMATCH,
@@ -168,14 +160,18 @@ SLOT_CODES: frozenset[SignalCode] = frozenset(
         SignalCode.UNIT_MISMATCH,
         SignalCode.IDENTIFIER_MISMATCH,
         SignalCode.NEGATION_MISMATCH,
+        SignalCode.ENTITY_MISMATCH,
+        SignalCode.ANTONYM_MISMATCH,
+        SignalCode.DATE_MISMATCH,
     }
 )
-"""Mismatches of a slot both sides fill: the evidence states another value (contradiction)."""
+"""Mismatches of a slot both sides fill: the evidence states another value. They are final:
+no later checker tier may turn such a claim into `entailed`."""
 
 
 @dataclass(frozen=True, slots=True)
 class Alignment:
-    """How the claim's units align with the evidence window."""
+    """How the claim's units align with its evidence span."""
 
     units: int
     """Content units of the claim (lemmas, quantities, identifiers)."""
@@ -184,6 +180,14 @@ class Alignment:
     unaligned_weight: float
     """Share of the claim's content units left unaligned (0 when everything aligns)."""
     mismatches: tuple[RiskSignal, ...]
+    contradictions: tuple[RiskSignal, ...] = ()
+    """The mismatches where the evidence states another value for the same slot (a different
+    number in the same unit, the negated predicate, the reverse order or bound, an antonym,
+    another name): what `contradicted` rests on."""
+    paraphrased: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Verbs and adverbs of the claim that no resource relates to the evidence but that stand
+    where the evidence has words of its own (`processed` where it says `issued`), in a claim
+    whose every other unit and slot aligns: read as a paraphrase, and named in the reason."""
 
     @property
     def complete(self) -> bool:
@@ -192,7 +196,7 @@ class Alignment:
 
     @property
     def slot_conflict(self) -> bool:
-        """A number, unit, identifier or polarity the evidence states differently."""
+        """A number, unit, identifier, entity or polarity the evidence states differently."""
         return any(m.code in SLOT_CODES for m in self.mismatches)
 
 
@@ -200,11 +204,10 @@ class Alignment:
 def zh_words(text: str) -> tuple[str, ...]:
     """Chinese words of `text` by jieba's dictionary (no HMM guessing of unknown words).
 
-    A claim's Chinese word must occur in the evidence as a whole: character bigrams would
-    demand the same neighbours across word boundaries, so a reordered paraphrase would fail.
-    rjieba (jieba-rs, jieba's algorithm and bundled dictionary in Rust) segments exactly as
-    jieba does here (the same words on all 2,764 OCNLI texts), about 10x faster, without
-    jieba's 0.5 s dictionary load and with about 45 MB less memory.
+    A claim's Chinese word must occur in the evidence as a whole (or as a Cilin synonym):
+    character bigrams would demand the same neighbours across word boundaries, so a reordered
+    paraphrase would fail. rjieba (jieba-rs: jieba's algorithm and dictionary in Rust) segments
+    as jieba does, about 10x faster and without jieba's 0.5 s dictionary load.
     """
     return tuple(_rjieba().cut(text, hmm=False))
 
@@ -216,35 +219,75 @@ def _rjieba() -> Any:
     return rjieba
 
 
-def _normalize(text: str) -> str:
-    text = normalize_zh(text)
-    if has_cjk(text):
-        text = _ZH_SYNONYM.sub(lambda m: _ZH_CANON[m.group()], text)
-    return text
-
-
 def _mask_closed(text: str) -> str:
-    """CJK closed-class words become spaces so content bigrams never straddle them."""
+    """CJK closed-class words of two or more characters become spaces so content words never
+    straddle them (single characters are left to the segmenter: `为` is a word, `认为` not)."""
     if not has_cjk(text):
         return text
     for w in _CLOSED_CJK:
-        if w in text:
+        if len(w) > 1 and w in text:
             text = text.replace(w, " " * len(w))  # same length: spans stay claim offsets
     return text
 
 
-def _canon(token: str) -> str:
-    return _SYNONYM.get(token, token)
+_CLOSED_CHARS = frozenset(
+    {
+        *(w for w in _CLOSED_CJK if len(w) == 1),
+        *"里中要有内",
+        "一个",
+        "一名",
+        "一位",
+        "一种",
+        "一家",
+        "一项",
+        "一条",
+        "一份",
+        "一件",
+    }
+)
+"""Chinese words skipped whole: single-character particles, prepositions and closed-class
+words, and the indefinite `一个` (a, an)."""
+_WORD = re.compile(
+    r"[A-Za-z\u00c0-\u024f\u0400-\u04ff]+[0-9]*(?:['’.-][A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]+)*"
+)
+"""A Latin or Cyrillic word, also when glued to Chinese text (`OA系统`, `UTC时间`)."""
 
 
 @short_cache(maxsize=1024)
-def _window_lemmas(text: str) -> frozenset[str]:
-    return frozenset(_canon(t) for t in tokens(_mask_closed(text)) if not t.startswith("#"))
+def span_keys(text: str) -> frozenset[str]:
+    """Keys of every word of `text` (Latin and Cyrillic words, Chinese words by jieba)."""
+    found: set[str] = set()
+    for original in _WORD.findall(text):
+        found |= _evidence_word_keys(original)
+    if has_cjk(text):
+        for w in zh_words(text):
+            if has_cjk(w):
+                found |= keys(w)
+    return frozenset(found)
 
 
-@short_cache(maxsize=32, max_chars=1 << 18)  # the cited fragments of one claim, joined
+_SENSE_KEY = re.compile(r"h\d")
+"""The keys `lexicon.sense_keys` gives: `h` and a WordNet synset number."""
+
+
+@lru_cache(maxsize=65536)
+def _evidence_word_keys(original: str) -> frozenset[str]:
+    """What an evidence word offers to the claim's words, by how it is written: a
+    capitalised word may be a name (`Enterprise customers`, a plan's name), so its synonyms
+    and the kinds it names (`business`) would let a claim swap it; hyphenated words offer
+    their parts too."""
+    w = original.lower()
+    found = keys(w) | evidence_keys(w)
+    if original[:1].isupper():
+        found = frozenset(k for k in found if "=" not in k and not _SENSE_KEY.match(k))
+    if "-" in w:
+        found = found.union(*(keys(part) for part in w.split("-")))
+    return found
+
+
+@short_cache(maxsize=32, max_chars=1 << 18)
 def _facts(text: str) -> tuple[tuple[Quantity, ...], tuple[Identifier, ...]]:
-    normalized = _normalize(text)
+    normalized = normalize_zh(text)
     return quantities(normalized), identifiers(normalized)
 
 
@@ -253,28 +296,37 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return split_sentences(text) or [(0, len(text))]
 
 
-def _focus(claim_lemmas: frozenset[str], window: str) -> str:
-    """The window's sentences that carry the claim: slots are compared there, not in the
-    neighbouring sentences a window of several sentences drags in."""
+def _shared(words: tuple[frozenset[str], ...], text: str) -> int:
+    """How many of the claim's words (their key sets) `text` has."""
+    present = span_keys(text)
+    return sum(1 for k in words if k & present)
+
+
+def _focus(words: tuple[frozenset[str], ...], window: str) -> str:
+    """The sentences of the span that carry the claim: slots are compared there, not in a
+    neighbouring sentence that merely shares a word with it."""
     sentences = _sentences(window)
     if len(sentences) == 1:
         return window
-    scored = []
-    for a, b in sentences:
-        part = window[a:b]
-        scored.append((len(claim_lemmas & _window_lemmas(part)), part))
-    best = max(s for s, _ in scored)
+    shared = [_shared(words, window[a:b]) for a, b in sentences]
+    best = max(shared)
     if best == 0:
         return window
-    return " ".join(p for s, p in scored if s * 2 >= best)
+    return " ".join(
+        window[a:b] for (a, b), n in zip(sentences, shared, strict=True) if n * 2 >= best
+    )
 
 
-_SEGMENT = re.compile(r"[;；]|\s(?:and|but|while|whereas|и|а|но|однако)\s|，(?:并且|并|而|但)|并且")
+_SEGMENT = re.compile(
+    r"[;；]|\s(?:and|but|while|whereas|и|а|но|однако)\s|，(?:并且|并|而|但)|并且"
+    r"|,\s(?:which|who|where)\s|,\s(?:котор\w+|где)\s"
+    r"|,\s(?:especially|particularly|in particular|notably|особенно|в частности)\s|，尤其"
+)
 
 
-def _segments(claim_lemmas: frozenset[str], focus: str) -> str:
-    """The coordinated clauses of `focus` that carry the claim: in `backups run every 12 hours
-    and are kept 30 days unless …`, the `unless` belongs to the second clause only."""
+def _segments(words: tuple[frozenset[str], ...], focus: str) -> str:
+    """The clauses of `focus` that carry the claim: in `backups run every 12 hours and are
+    kept 30 days unless …`, the `unless` belongs to the second clause only."""
     parts: list[str] = []
     for part in _SEGMENT.split(focus):
         if parts and _CONDITION_START.match(part):
@@ -283,7 +335,9 @@ def _segments(claim_lemmas: frozenset[str], focus: str) -> str:
             parts.append(part)
     if len(parts) == 1:
         return focus
-    kept = [p for p in parts if claim_lemmas & _window_lemmas(p)]
+    shared = [_shared(words, p) for p in parts]
+    best = max(shared)
+    kept = [p for p, n in zip(parts, shared, strict=True) if n and n * 2 >= best]
     return " ".join(kept) if kept else focus
 
 
@@ -292,35 +346,6 @@ _CONDITION_START = re.compile(
     r"только если|除非|仅当|只有|如果|除了)",
     re.IGNORECASE,
 )
-_FREQUENCY_PHRASE = re.compile(
-    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:\d+\s*)?[a-zа-яё]+|每(?:\d+)?"
-)
-
-
-def _rank(lowered: str, words: frozenset[str]) -> tuple[int, str]:
-    """Strength of the quantifier (3 universal, 2 majority, 1 some, 0 none); `every 12 hours`
-    and `每天` are frequencies, not quantifiers of the subject."""
-    if _FREQUENCY_PHRASE.search(lowered):
-        lowered = _FREQUENCY_PHRASE.sub(" ", lowered)
-        words = scan(lowered)[1]
-    for rank, cls in ((3, UNIVERSAL), (2, MAJORITY), (1, SOME)):
-        found = cls.find(lowered, words)
-        if found:
-            return rank, found[0]
-    return 0, ""
-
-
-def _order(lowered: str, words: frozenset[str]) -> dict[str, str]:
-    found = {}
-    for kind, cls in (("before", BEFORE), ("after", AFTER), ("more", MORE), ("less", LESS)):
-        hit = cls.find(lowered, words)
-        if hit:
-            found[kind] = hit[0]
-    return found
-
-
-def _conditions(found: Iterable[str]) -> dict[str, str]:
-    return {_CONDITION_KIND.get(w, "if"): w for w in found}
 
 
 def _q(items: Iterable[Quantity], limit: int = 3) -> str:
@@ -328,17 +353,88 @@ def _q(items: Iterable[Quantity], limit: int = 3) -> str:
     return ", ".join(seen[:limit]) if seen else "none"
 
 
-def align(claim: str, window: str, facts: str) -> Alignment:
-    """Align `claim` (markers stripped) with its evidence `window`; numbers and identifiers
-    may be stated anywhere in `facts` (the whole cited fragments)."""
-    claim_n, window_n = _normalize(claim), _normalize(window)
-    c_lower, c_words, c_list = scan(claim_n)
+_CLOSED_PHRASES = re.compile(
+    r"(?<![\w-])(?:в течение|на протяжении|в пределах|с момента|со дня|с даты|по истечении|"
+    r"в случае|в размере|от имени|from the date of|from the day of|in the event of|"
+    r"in case of|by means of|in accordance with|according to)(?![\w-])",
+    re.IGNORECASE,
+)
+"""Prepositional phrases that frame a fact without adding one (`в течение 14 дней`)."""
+
+
+def _claim_words(masked: str) -> list[tuple[str, int, int]]:
+    """(lower-cased word, start, end) of the claim's Latin and Cyrillic content words."""
+    out = []
+    masked = _CLOSED_PHRASES.sub(lambda m: " " * len(m.group()), masked)
+    masked = _BOUND_MASK.sub(lambda m: " " * len(m.group()), masked)
+    for _tok, a, b in token_spans(masked):
+        raw = masked[a:b].lower()
+        if has_cjk(raw) or raw[:1].isdigit():
+            continue
+        out.append((raw, a, b))
+    return out
+
+
+_ATTRIBUTION = re.compile(
+    r"^\s*(?:(?:according to|per|under|as (?:stated|set out|described) in|in line with|as per)"
+    r"\s+(?:the\s+|this\s+|our\s+|your\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s*,"
+    r"|(?:it is worth noting|it should be noted|note|please note|keep in mind|remember|importantly)"
+    r"(?:\s+that)?\s*,?"
+    r"|(?:согласно|по|в соответствии с|в силу)\s+[\w-]+(?:\s+[\w-]+){0,2}\s*,"
+    r"|(?:стоит отметить|следует отметить|обратите внимание|важно)(?:\s*,)?\s*(?:что\s*)?,?"
+    r"|(?:根据|按照|依据|依照|按)[^，,。]{1,12}[，,]|(?:需要注意的是|值得注意的是|请注意)[，,]?)",
+    re.IGNORECASE,
+)
+"""How an assistant attributes a claim to its source (`According to the agreement,`, `Per the
+terms,`, «Согласно правилам,», 根据规定，): the citation already says where it comes from."""
+
+
+def strip_attribution(claim: str) -> str:
+    """`claim` without a leading attribution, spaces kept so offsets stay the claim's."""
+    m = _ATTRIBUTION.match(claim)
+    return claim if m is None else " " * m.end() + claim[m.end() :]
+
+
+def align(claim: str, window: str, facts: str | None = None) -> Alignment:
+    """Align `claim` (markers stripped) with its evidence span `window`; numbers and
+    identifiers are looked up in `facts` (default: the span itself). Cached for spans of
+    ordinary length: a request's risk signals and its checker align the same pair."""
+    if len(window) > CACHE_TEXT_CHARS or (facts is not None and facts != window):
+        return _align(claim, window, facts)
+    return _align_cached(claim, window)
+
+
+@lru_cache(maxsize=512)
+def _align_cached(claim: str, window: str) -> Alignment:
+    return _align(claim, window, None)
+
+
+def _align(claim: str, window: str, facts: str | None) -> Alignment:
+    claim_n, window_n = normalize_zh(strip_attribution(claim)), normalize_zh(window)
     c_quantities, c_ids = quantities(claim_n), identifiers(claim_n)
-    # the fragments are only scanned for numbers when the claim has any
-    ev_quantities, ev_ids = _facts(facts) if c_quantities or c_ids else ((), ())
+    ev_quantities, ev_ids = (
+        _facts(facts if facts is not None else window) if c_quantities or c_ids else ((), ())
+    )
     mismatches: list[RiskSignal] = []
+    states_other: list[RiskSignal] = []
     unaligned: list[str] = []
     spans_ok: list[tuple[int, int]] = []
+
+    # paths and endpoints are names: verbatim or not at all (`/oauth/token`)
+    for m in _PATH.finditer(claim_n):
+        if m.group() in window_n:
+            spans_ok.append(m.span())
+        else:
+            paths = [p for p in _PATH.findall(window_n) if p != m.group()]
+            if paths:
+                signal = RiskSignal(
+                    SignalCode.IDENTIFIER_MISMATCH,
+                    f"{m.group()} (evidence: {', '.join(paths[:3])})",
+                )
+                mismatches.append(signal)
+                states_other.append(signal)
+            else:
+                unaligned.append(m.group())
 
     # identifiers: the digits are part of the name
     ev_values = {e.value for e in ev_ids} | {q.value for q in ev_quantities}
@@ -350,206 +446,596 @@ def align(claim: str, window: str, facts: str) -> Alignment:
         ):
             spans_ok.append((pos, pos + len(ident.text)))
         elif same_key:
-            others = ", ".join(dict.fromkeys(e.text for e in same_key))
-            mismatches.append(
-                RiskSignal(SignalCode.IDENTIFIER_MISMATCH, f"{ident.text} (evidence: {others})")
-            )
+            named = ", ".join(dict.fromkeys(e.text for e in same_key))
+            signal = RiskSignal(SignalCode.IDENTIFIER_MISMATCH, f"{ident.text} (evidence: {named})")
+            mismatches.append(signal)
+            states_other.append(signal)
         else:
             unaligned.append(ident.text)
 
-    # quantities: value, scale and unit
+    # quantities: the same amount (value, scale and unit, or an exact conversion)
     for q in c_quantities:
-        same = [e for e in ev_quantities if e.value == q.value]
         pos = claim_n.find(q.text)
-        if q.unit is None or any(e.unit == q.unit for e in same):
-            if same:
-                spans_ok.append((pos, pos + len(q.text)))
-                continue
-        elif same and not q.frequency and any(e.unit is None for e in same):
-            # the evidence states the number without a unit we know: the unit word itself
-            # must then align as a lemma, so only the number is marked as aligned
+        if any(same_amount(q, e) for e in ev_quantities):
+            spans_ok.append((pos, pos + len(q.text)))
+            continue
+        same = [e for e in ev_quantities if e.value == q.value]
+        if (
+            same
+            and not q.frequency
+            and (
+                q.unit is None
+                or any(e.unit is None and _unit_follows(q, e, window_n) for e in same)
+            )
+        ):
+            # the number without a unit we know on one side: the unit word itself must then
+            # align as a word, so only the number is marked as aligned
             digits = _NUMBER_HEAD.match(q.text)
             spans_ok.append((pos, pos + (digits.end() if digits else 0)))
             continue
         if same:
-            mismatches.append(
-                RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(same)})")
-            )
+            signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(same)})")
+            mismatches.append(signal)
+            if any(clearly_different(q, e) for e in same if e.unit is not None):
+                states_other.append(signal)  # 30 seconds for 30 minutes; not a month for 30 days
             continue
-        alike = [e for e in ev_quantities if q.unit is not None and e.unit == q.unit]
-        mismatches.append(
-            RiskSignal(
-                SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence: {_q(alike or ev_quantities)})"
-            )
+        alike = [e for e in ev_quantities if q.unit is not None and _comparable(q, e)]
+        if q.unit is not None and not alike and any(e.unit is not None for e in ev_quantities):
+            typed = [e for e in ev_quantities if e.unit is not None]
+            signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(typed)})")
+            mismatches.append(signal)
+            if typed and all(clearly_different(q, e) for e in typed):
+                states_other.append(signal)  # 8 calendar days for 8 business hours
+            continue
+        counted = [
+            e
+            for e in ev_quantities
+            if q.unit is None and e.unit is None and _same_noun(q, e, claim_n, window_n)
+        ]
+        signal = RiskSignal(
+            SignalCode.NUMBER_MISMATCH,
+            f"{q.text} (evidence: {_q(alike or counted or ev_quantities)})",
         )
+        mismatches.append(signal)
+        if (
+            counted
+            or any(e.unit == q.unit for e in alike)
+            or (alike and all(clearly_different(q, e) is not False for e in alike))
+        ):
+            states_other.append(signal)  # the same kind of amount, another value
 
-    # content lemmas (Latin, Cyrillic) and Chinese words
+    # content words (Latin, Cyrillic) and Chinese words
     masked = _mask_closed(claim_n)
-    ev_lemmas = _window_lemmas(window_n)
+    ev_keys = span_keys(window_n)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
-    claim_lemmas = set()
-    missing_spans = []
-    for tok, a, b in token_spans(masked):
-        if tok.startswith("#"):
-            continue
-        lemma = _canon(tok)
-        if has_cjk(tok):
-            claim_lemmas.add(lemma)  # bigrams locate the claim's sentences; words align it
-            continue
-        raw = masked[a:b].lower()
-        if raw in _NUMBER_WORDS or raw in _CLOSED_WORDS or raw in GENERIC_REFERENTS:
+    claim_keys: set[str] = set()
+    missing_spans: list[tuple[int, int]] = []
+    predicates: set[tuple[int, int]] = set()  # missing words that are verbs or adverbs
+    sequence: list[tuple[int, frozenset[str]]] = []  # (start, keys) of aligned claim words
+    previous = ""
+    for raw, a, b in _claim_words(masked):
+        before, previous = previous, raw
+        acronym = len(raw) > 1 and masked[a:b].isupper()  # `US` is a name, `us` a pronoun
+        if not acronym and (
+            raw in _NUMBER_WORDS or raw in _CLOSED_WORDS or raw in GENERIC_REFERENTS
+        ):
             continue
         if any(x <= a and b <= y for x, y in spans_ok):
             continue
+        word_keys = keys(raw)
         units += 1
-        claim_lemmas.add(lemma)
-        if lemma not in ev_lemmas:
+        claim_keys |= word_keys
+        if word_keys & ev_keys or claim_side(raw) & ev_keys:
+            sequence.append((a, word_keys | claim_side(raw)))
+        if (
+            not word_keys & ev_keys
+            and not claim_side(raw) & ev_keys
+            and not _parts_align(raw, ev_keys)
+        ):
             missing_spans.append((a, b))
+            name = masked[a:b][:1].isupper() and (a > 0 or masked[a:b].isupper())
+            if predicate(raw, before) and not name:
+                predicates.add((a, b))
     if has_cjk(masked):
         pos = 0
         for word in zh_words(masked):
             start = masked.find(word, pos)
             pos = start + len(word)
-            if not has_cjk(word) or all(c in ZH_STOP_CHARS for c in word):
+            if not has_cjk(word) or all(c in ZH_STOP_CHARS for c in word) or word in _CLOSED_CHARS:
                 continue
             if any(x <= start and start + len(word) <= y for x, y in spans_ok):
                 continue
             units += 1
-            if word not in window_n:
+            claim_keys |= keys(word)
+            if _zh_aligned(word, window_n, ev_keys):
+                sequence.append((start, keys(word) | frozenset({word})))
+            else:
                 missing_spans.append((start, start + len(word)))
+                if zh_tags(masked).get(word, "") in ("v", "vd", "vi", "d", "ad"):
+                    predicates.add((start, start + len(word)))
         missing_spans.sort()
-    unaligned += _merge(claim_n, missing_spans)
+    paraphrased: list[str] = []
+    if missing_spans and set(missing_spans) <= predicates:
+        paraphrased = [claim_n[a:b] for a, b in missing_spans]
+    else:
+        unaligned += _merge(claim_n, missing_spans)
+    window_words = scan(window_n)[1]
     for acronym in _ACRONYM.findall(claim_n):
         pos = claim_n.find(acronym)
-        if any(x <= pos < y for x, y in spans_ok) or acronym.lower() in _CLOSED_WORDS:
+        if any(x <= pos < y for x, y in spans_ok):
             continue
-        if acronym.lower() not in scan(window_n)[1] and acronym not in unaligned:
+        if acronym.lower() not in window_words and acronym not in unaligned:
             unaligned.append(acronym)
 
-    # closed-class slots, compared in the sentences that carry the claim
-    focus = _segments(frozenset(claim_lemmas), _focus(frozenset(claim_lemmas), window_n))
-    e_lower, e_words, e_list = scan(focus)
-    c_negated = _negated(c_lower, c_list)
-    e_negated = _negated(e_lower, e_list)
-    scope = set(claim_lemmas) | set(c_negated)
-    e_relevant = {k: v for k, v in e_negated.items() if k in scope}
-    if set(c_negated) != set(e_relevant):
-        said = ", ".join(c_negated.values()) or "none"
-        stated = ", ".join(e_relevant.values()) or "none"
-        mismatches.append(
-            RiskSignal(SignalCode.NEGATION_MISMATCH, f"claim: {said} (evidence: {stated})")
-        )
-    c_rank, c_q = _rank(c_lower, c_words)
-    e_rank, e_q = _rank(e_lower, e_words)
-    if (c_rank == 3 and e_rank < 3) or (c_rank == 2 and e_rank == 1) or (c_rank == 0 < e_rank < 3):
-        mismatches.append(
-            RiskSignal(
-                SignalCode.QUANTIFIER_WIDENED,
-                f"{c_q or 'unquantified'} (evidence: {e_q or 'none'})",
+    # closed-class slots, compared in the clauses of the span that carry the claim
+    frozen_keys = frozenset(claim_keys)
+    word_sets = tuple(k for _, k in sequence)
+    sentences = _focus(word_sets, window_n)
+    focus = _segments(word_sets, sentences)
+    found, opposed = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
+    mismatches += found
+    states_other += opposed
+    for q in c_quantities:
+        others = tuple(o for o in c_quantities if o is not q)
+        found_in = None if q.frequency else _clause_of(q, sentences, frozen_keys, others)
+        if found_in is None:
+            continue
+        amounts = found_in[1]
+        if not any(same_amount(q, e) for e in amounts):
+            signal = RiskSignal(
+                SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence, for this: {_q(amounts)})"
             )
-        )
-    c_only, e_only = EXCLUSIVE.find(c_lower, c_words), EXCLUSIVE.find(e_lower, e_words)
-    if c_only and not e_only:
-        detail = f"{c_only[0]} (evidence: none)"
-        mismatches.append(RiskSignal(SignalCode.QUANTIFIER_WIDENED, detail))
+            mismatches.append(signal)
+            states_other.append(signal)
     c_bounds = bounds(claim_n) if c_quantities else {}
     e_bounds = bounds(focus) if c_bounds else {}
+    if c_bounds:
+        for q in c_quantities:
+            others = tuple(o for o in c_quantities if o is not q)
+            found_in = _clause_of(q, sentences, frozen_keys, others, margin=1.0)
+            if found_in is not None and f"#{q.value}" in c_bounds:
+                e_bounds = {**e_bounds, **bounds(found_in[0])}
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
         if bound is not None and not kinds <= bound:
             said = "/".join(sorted(kinds))
-            mismatches.append(
-                RiskSignal(
-                    SignalCode.BOUND_MISMATCH,
-                    f"{said} {number[1:]} (evidence: {'/'.join(sorted(bound))})",
-                )
+            signal = RiskSignal(
+                SignalCode.BOUND_MISMATCH,
+                f"{said} {number[1:]} (evidence: {'/'.join(sorted(bound))})",
             )
-    e_order = _order(e_lower, e_words)
-    for kind, word in _order(c_lower, c_words).items():
-        if kind not in e_order:
-            stated = ", ".join(e_order.values()) or "none"
-            mismatches.append(RiskSignal(SignalCode.ORDER_MISMATCH, f"{word} (evidence: {stated})"))
-    c_cond = _conditions(CONDITION.find(c_lower, c_words))
-    e_cond = _conditions(CONDITION.find(e_lower, e_words))
-    for kind, word in e_cond.items():
-        if kind not in c_cond:
-            mismatches.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{word} (claim: none)"))
-    for kind, word in c_cond.items():
-        if kind not in e_cond:
-            unaligned.append(word)
-    e_hedge = HEDGE.find(e_lower, e_words)
-    for cls in MODALITY.values():
-        c_modal = cls.find(c_lower, c_words)
-        if c_modal and not cls.find(e_lower, e_words):
-            stated = e_hedge[0] if e_hedge else "none"
-            mismatches.append(
-                RiskSignal(SignalCode.MODALITY_STRENGTHENED, f"{c_modal[0]} (evidence: {stated})")
-            )
-    if e_hedge and not HEDGE.find(c_lower, c_words):
-        mismatches.append(
-            RiskSignal(SignalCode.MODALITY_STRENGTHENED, f"unhedged (evidence: {e_hedge[0]})")
-        )
-    for cue in INFERENCE.find(c_lower, c_words):
-        if cue not in INFERENCE.find(e_lower, e_words):
-            mismatches.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
-
-    # name the entity the evidence has instead of an unaligned one
-    entities = [p for p in unaligned if p[:1].isupper() or (p.isascii() and has_cjk(claim_n))]
-    if entities:
-        names = [w for w in _capitalised(focus) if _stem_any(w) not in claim_lemmas]
-        if names:
-            mismatches.append(
-                RiskSignal(
-                    SignalCode.ENTITY_MISMATCH,
-                    f"{entities[0]} (evidence: {', '.join(dict.fromkeys(names[:3]))})",
-                )
-            )
+            mismatches.append(signal)
+            if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
+                states_other.append(signal)  # at least 5 for no more than 5
+    mismatches += _dropped_bounds(c_quantities, focus)
+    dated = _dates_differ(claim_n, sentences)
+    mismatches += dated
+    states_other += dated
+    mismatches += _opposed_in_focus(claim_n, focus)
+    substituted = _substitutions(claim_n, [*unaligned, *paraphrased], focus, frozen_keys)
+    mismatches += substituted
+    states_other += substituted
     units = max(units, 1)
+    readings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    if paraphrased:
+        spare = _spare_words(focus, frozen_keys)
+        evidence_seq = _sequence(focus)
+        sequence.sort()
+        stands_for = [
+            [w for w in spare if _may_stand_for(p, w) and _in_place(a, w, sequence, evidence_seq)]
+            for p, (a, _b) in zip(paraphrased, missing_spans, strict=True)
+        ]
+        if (
+            units >= MIN_PARAPHRASE_UNITS
+            and len(paraphrased) <= max(1, units // 4)
+            and all(stands_for)
+            and not mismatches
+            and not unaligned
+            and not any(opposite(p, w) or _antonym(p, w) for p in paraphrased for w in spare)
+        ):
+            readings = tuple(
+                (p, tuple(ws[:3])) for p, ws in zip(paraphrased, stands_for, strict=True)
+            )
+        else:
+            unaligned += paraphrased
     return Alignment(
         units,
         tuple(dict.fromkeys(unaligned)),
         min(1.0, len(unaligned) / units),
         tuple(dict.fromkeys(mismatches)),
+        tuple(dict.fromkeys(states_other)),
+        readings,
     )
 
 
-_NEG_SKIP = frozenset(
-    """be is are was were been being do does did have has had can could will would should must
-    may might also even only yet always ever really necessarily to a an the
-    был была было были быть будет будут является являются даже также ещё еще всегда""".split()
+def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
+    """A claim's verb or adverb may paraphrase an evidence word of the same semantic field
+    (`fields`); adverbs may paraphrase any spare word; a Russian verb, a verb or an action
+    noun of the evidence (its tables have no fields)."""
+    mine = fields(claim_word)
+    if mine:
+        return bool(mine & fields(evidence_word))
+    low = claim_word.lower()
+    # an English adverb may reword any spare word (`immediately` / `at once`); a verb may not
+    return low.isascii() and predicate(low) and not _is_verb(low) and low not in _TIME_ADVERBS
+
+
+MIN_PARAPHRASE_UNITS = 3
+"""A claim of fewer content units is mostly its verb: too little left to anchor a paraphrase."""
+ANCHOR_DISTANCE = 3
+
+
+def _sequence(text: str) -> list[tuple[str, frozenset[str]]]:
+    """The content words of `text` in order, with their keys."""
+    out = []
+    for m in _WORD.finditer(text):
+        low = m.group().lower()
+        out.append((m.group(), keys(low) | evidence_keys(low)))
+    if has_cjk(text):
+        for w in zh_words(_mask_closed(normalize_zh(text))):
+            if has_cjk(w):
+                out.append((w, keys(w) | frozenset({w})))
+    return out
+
+
+def _in_place(
+    at: int,
+    word: str,
+    claim_seq: list[tuple[int, frozenset[str]]],
+    evidence_seq: list[tuple[str, frozenset[str]]],
+) -> bool:
+    """The evidence word stands where the claim's paraphrased word stands: next to (within
+    a few words of) the evidence's match for a claim word next to it — `Refunds are issued
+    within` for `Refunds are processed within`, in either voice."""
+    left = [k for pos, k in claim_seq if pos < at][-1:]
+    right = [k for pos, k in claim_seq if pos > at][:1]
+    anchors = [*left, *right]
+    spots = [j for j, (w, _) in enumerate(evidence_seq) if w == word]
+    for j in spots:
+        lo, hi = max(0, j - ANCHOR_DISTANCE), j + ANCHOR_DISTANCE + 1
+        if any(keys_ & k for _, keys_ in evidence_seq[lo:hi] for k in anchors):
+            return True
+    return False
+
+
+_TIME_ADVERBS = frozenset(
+    """now currently presently already still yet soon recently lately today tomorrow
+    yesterday formerly previously later earlier again""".split()
 )
-_ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不|没|未|无|非|别|勿")
+"""Adverbs that add a time to what the evidence says: never read as a paraphrase."""
 
 
-def _negated(lowered: str, words: tuple[str, ...]) -> dict[str, str]:
-    """What each negation negates: the lemma of the next content word (`not kept` -> keep,
-    `не подозревают` -> подозрева, `不支持` -> 支持), mapped to how it was written; `∅` when
-    nothing follows. Comparing these, not mere counts, ties a negation to its clause."""
-    out: dict[str, str] = {}
-    for i, word in enumerate(words):
-        if word not in NEGATION.words:
+@lru_cache(maxsize=16384)
+def _is_verb(word: str) -> bool:
+    from stream.verify.lexicon import _en_bases, table
+
+    pos = table("en").pos
+    return any(b in pos.get("v", ()) or b in pos.get("vn", ()) for b in _en_bases(word) or (word,))
+
+
+def _spare_words(focus: str, claim_keys: frozenset[str]) -> list[str]:
+    """Content words of the evidence clauses that no word of the claim aligns with: what a
+    claim's paraphrased verb may stand for. None spare means the claim's verb adds a fact."""
+    spare = []
+    for w in _WORD.findall(focus):
+        low = w.lower()
+        if has_cjk(low) or low in _CLOSED_WORDS or low in EN_STOP or low in RU_STOP or len(low) < 3:
             continue
-        lemma, shown = "∅", word
-        for nxt in words[i + 1 : i + 5]:
-            if nxt in _NEG_SKIP or nxt in NEGATION.words:
-                continue
-            toks = tokens(nxt)
-            if toks and not toks[0].startswith("#"):
-                lemma, shown = _canon(toks[0]), f"{word} {nxt}"
-                break
-        out.setdefault(lemma, shown)
-    if has_cjk(lowered):
-        masked = lowered
-        for ex in NEGATION.cjk_exclude:
-            masked = masked.replace(ex, "□" * len(ex))
-        for m in _ZH_NEG.finditer(masked):
-            follow = _mask_closed(lowered[m.end() : m.end() + 4]).strip()
-            lemma = follow[:2] if len(follow) >= 2 and has_cjk(follow[:2]) else "∅"
-            out.setdefault(_canon(lemma), m.group() + follow[:2])
+        if not (keys(low) | evidence_keys(low)) & claim_keys:
+            spare.append(w)
+    if has_cjk(focus):
+        for w in zh_words(_mask_closed(normalize_zh(focus))):
+            if has_cjk(w) and len(w) >= 2 and w not in _CLOSED_CHARS and not keys(w) & claim_keys:
+                spare.append(w)
+    return list(dict.fromkeys(spare))
+
+
+@short_cache(maxsize=1024)
+def zh_tags(text: str) -> dict[str, str]:
+    """jieba's part-of-speech tag of each Chinese word of `text` (v verb, d adverb, n noun)."""
+    return dict(_rjieba().tag(text))
+
+
+_CLAUSE_SPLITS = (
+    re.compile(r"(?<=[.!?。！？])\s*|\n"),
+    re.compile(r"[;；]"),
+    re.compile(r"[,，]|\s(?:and|и|а)\s"),
+)
+"""Sentences of a merged span first, then its clauses, then its comma-separated parts."""
+
+
+def _clause_of(
+    q: Quantity,
+    focus: str,
+    claim_keys: frozenset[str],
+    others: tuple[Quantity, ...] = (),
+    margin: float | None = None,
+) -> tuple[str, tuple[Quantity, ...]] | None:
+    """In a sentence that lists amounts of one kind for several things (`24 months for the
+    vacuum, 12 for the battery`; 超过30公斤者…；不超过30公斤者…), the clause about what the
+    claim talks about, with its amounts; None when the sentence has no such list or it is
+    unclear which clause the claim is about. A clause is about the claim when the words only
+    it has are the claim's, and when it states the claim's other amounts."""
+    for split in _CLAUSE_SPLITS:
+        clauses = [c for c in split.split(focus) if c.strip()]
+        candidates = []
+        for c in clauses:
+            amounts = tuple(
+                e
+                for e in quantities(normalize_zh(c))
+                if not e.frequency and (clearly_different(q, e) is not None or e.unit == q.unit)
+            )
+            if amounts:
+                candidates.append((c, amounts))
+        if len(candidates) < 2:
+            continue
+        keysets = [span_keys(c) for c, _ in candidates]
+        scored = []
+        for i, (c, amounts) in enumerate(candidates):
+            unique = keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
+            share = len(unique & claim_keys) / len(unique) if unique else 0.0
+            stated = [
+                o for o in others if any(same_amount(o, e) for e in quantities(normalize_zh(c)))
+            ]
+            scored.append((share + len(stated), c, amounts))
+        scored.sort(key=lambda t: t[0], reverse=True)
+        clear = scored[1][0] == 0 if margin is None else scored[0][0] >= scored[1][0] + margin
+        if scored[0][0] >= 0.5 and clear:
+            return scored[0][1], scored[0][2]
+        return None
+    return None
+
+
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        (
+            "january jan январь января январе",
+            "february feb февраль февраля феврале",
+            "march mar март марта марте",
+            "april apr апрель апреля апреле",
+            "may май мая мае",
+            "june jun июнь июня июне",
+            "july jul июль июля июле",
+            "august aug август августа августе",
+            "september sep sept сентябрь сентября сентябре",
+            "october oct октябрь октября октябре",
+            "november nov ноябрь ноября ноябре",
+            "december dec декабрь декабря декабре",
+        ),
+        start=1,
+    )
+    for m in names.split()
+}
+_DATE = re.compile(
+    r"(?:(?P<d1>\d{1,2})\s+)?(?P<m1>[A-Za-zА-Яа-яЁё]{3,9})\.?\s+(?:(?P<d2>\d{1,2}),?\s+)?(?P<y1>(?:1[89]|20|21)\d{2})"
+    r"|(?P<y2>(?:1[89]|20|21)\d{2})年(?P<m2>\d{1,2})月(?:(?P<d3>\d{1,2})日)?"
+)
+
+
+def _dates(text: str) -> list[tuple[str, tuple[int, int, int]]]:
+    """(as written, (year, month, day or 0)) of the month-and-year dates of `text`."""
+    out = []
+    for m in _DATE.finditer(text):
+        if m.group("y2"):
+            out.append(
+                (m.group(), (int(m.group("y2")), int(m.group("m2")), int(m.group("d3") or 0)))
+            )
+            continue
+        month = _MONTHS.get(m.group("m1").lower())
+        if month is None:
+            continue
+        day = int(m.group("d1") or m.group("d2") or 0)
+        out.append((m.group(), (int(m.group("y1")), month, day)))
+    return out
+
+
+def _dates_differ(claim: str, sentences: str) -> list[RiskSignal]:
+    """A month-and-year date of the claim the evidence states with another year, month or
+    day (`December 2020` where it says `December 2019 and January 2020`)."""
+    claimed = _dates(claim)
+    if not claimed:
+        return []
+    stated = _dates(sentences)
+    out = []
+    for text, (y, m, d) in claimed:
+        if any(sy == y and sm == m and (not d or not sd or sd == d) for _, (sy, sm, sd) in stated):
+            continue
+        near = [t for t, (sy, sm, _) in stated if sm == m or sy == y]
+        if near:
+            out.append(
+                RiskSignal(SignalCode.DATE_MISMATCH, f"{text} (evidence: {', '.join(near[:3])})")
+            )
+    return out
+
+
+def _dropped_bounds(claim_quantities: tuple[Quantity, ...], focus: str) -> list[RiskSignal]:
+    """A bounded amount in the clause the claim rests on that the claim leaves out restricts
+    what the evidence says (`women who are more than 20 weeks pregnant` -> `pregnant
+    women`): dropping it widens the claim."""
+    out: list[RiskSignal] = []
+    found = bounds(focus)
+    restricted = {n for n, kinds in found.items() if kinds - {"exact"}}
+    if not restricted:
+        return out
+    for e in quantities(normalize_zh(focus)):
+        token = f"#{e.value}"
+        if token not in restricted or any(
+            same_amount(q, e) or q.value == e.value for q in claim_quantities
+        ):
+            continue
+        out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{e.text} (claim: none)"))
+        restricted.discard(token)
+    return out
+
+
+def _same_noun(claim: Quantity, evidence: Quantity, claim_text: str, window: str) -> bool:
+    """Two bare counts of the same thing: `50 orders` and `20 orders`."""
+
+    def noun_after(q: Quantity, text: str) -> frozenset[str]:
+        at = text.find(q.text)
+        if at < 0:
+            return frozenset()
+        after = _WORD.findall(text[at + len(q.text) : at + len(q.text) + 30].lower())
+        return keys(after[0]) if after else frozenset()
+
+    return bool(noun_after(claim, claim_text) & noun_after(evidence, window))
+
+
+def _unit_follows(claim: Quantity, evidence: Quantity, window: str) -> bool:
+    """The evidence writes the number without a unit we know (`5 business days`): the claim's
+    unit word must then come right after it there, or the number counts something else
+    (`two tablets` is no support for `2 hours`)."""
+    unit_words = [w for w in _WORD.findall(claim.text.lower()) if not w[:1].isdigit()]
+    if not unit_words:
+        return False
+    wanted = keys(unit_words[-1])
+    at = window.find(evidence.text)
+    while at >= 0:
+        after = _WORD.findall(
+            window[at + len(evidence.text) : at + len(evidence.text) + 40].lower()
+        )
+        if any(keys(w) & wanted for w in after[:3]):
+            return True
+        at = window.find(evidence.text, at + 1)
+    return False
+
+
+def _comparable(a: Quantity, b: Quantity) -> bool:
+    """The same kind of unit: both durations, both masses, … (`14 days` vs `21 days`)."""
+    from stream.verify.units import magnitude
+
+    if a.unit == b.unit:
+        return True
+    ma, mb = magnitude(a), magnitude(b)
+    return ma is not None and mb is not None and ma[1] == mb[1]
+
+
+def _parts_align(word: str, ev_keys: frozenset[str]) -> bool:
+    """A hyphenated word aligns when each of its parts does (`low-cost` / `cost is low`)."""
+    parts = [p for p in word.split("-") if len(p) > 1]
+    return len(parts) > 1 and all(keys(p) & ev_keys for p in parts)
+
+
+def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
+    if word in window or keys(word) & ev_keys:
+        return True
+    return any(s in window for s in zh_synonyms(word))
+
+
+_ANTONYMS: tuple[tuple[str, str], ...] = (
+    ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"), ("increase", "decrease"),
+    ("increase", "reduce"), ("rise", "fall"), ("higher", "lower"), ("include", "exclude"),
+    ("accept", "reject"), ("enable", "disable"), ("before", "after"), ("open", "close"),
+    ("safe", "unsafe"), ("effective", "ineffective"), ("gain", "loss"), ("maximum", "minimum"),
+    ("разреш", "запрещ"), ("увелич", "уменьш"), ("повыш", "сниж"), ("включ", "исключ"),
+    ("максим", "миним"), ("принима", "отклоня"), ("same", "different"), ("same", "another"),
+    ("same", "other"), ("internal", "external"), ("public", "private"), ("paid", "unpaid"),
+    ("paid", "free"), ("внутрен", "внешн"), ("платн", "бесплатн"), ("одинаков", "разн"),
+    ("允许", "禁止"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("包括", "不包括"),
+    ("最多", "最少"), ("接受", "拒绝"), ("开启", "关闭"),
+)  # fmt: skip
+"""Direction words whose swap states the opposite (`increases` for `decreases`)."""
+
+
+_PARTNERS: dict[str, frozenset[str]] = {}
+for _x, _y in _ANTONYMS:
+    _PARTNERS[_x] = _PARTNERS.get(_x, frozenset()) | {_y}
+    _PARTNERS[_y] = _PARTNERS.get(_y, frozenset()) | {_x}
+_PREFIX_LENGTHS = sorted({len(w) for w in _PARTNERS})
+
+
+@lru_cache(maxsize=16384)
+def _antonym_stems(word: str) -> frozenset[str]:
+    word = word.lower()
+    return frozenset(word[:n] for n in _PREFIX_LENGTHS if word[:n] in _PARTNERS)
+
+
+def _antonym(a: str, b: str) -> bool:
+    """`b` starts with a direction stem opposite to one `a` starts with (and not `a`'s own)."""
+    mine = _antonym_stems(a)
+    if not mine:
+        return False
+    theirs = _antonym_stems(b)
+    return any(q in theirs and not b.lower().startswith(p) for p in mine for q in _PARTNERS[p])
+
+
+def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
+    """A direction word of the claim whose antonym the clause it rests on states, and the
+    claim does not (`ice sheets have increased` where the clause says `decreased`, next to
+    an `increase` elsewhere in it): the claim may have swapped them."""
+    claim_words = sorted({w.lower() for w in _WORD.findall(claim)})  # sorted: same output
+    focus_words = sorted({w.lower() for w in _WORD.findall(focus)} - set(claim_words))
+    if not focus_words:
+        return []
+    focus_bases: dict[str, str] = {}
+    for w in focus_words:
+        for b in sorted(bases_of(w)):
+            focus_bases.setdefault(b, w)
+    claim_bases = {b for w in claim_words for b in bases_of(w)}
+    out = []
+    for word in claim_words:
+        hit = next(
+            (
+                focus_bases[a]
+                for a in antonyms_of(word)
+                if a in focus_bases and a not in claim_bases
+            ),
+            None,
+        )
+        if hit is None and _antonym_stems(word):
+            hit = next((o for o in focus_words if _antonym(word, o)), None)
+        if hit is not None:
+            out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
+    return out[:2]
+
+
+def _substitutions(
+    claim: str, unaligned: list[str], focus: str, claim_keys: frozenset[str]
+) -> list[RiskSignal]:
+    """Name what the evidence says instead of an unaligned word: an antonym (`increases` for
+    `decreases`) or another name (`Berlin` for `Paris`) states a different value."""
+    out: list[RiskSignal] = []
+    if not unaligned:
+        return out
+    words = [w for part in unaligned for w in part.split() if _antonym_stems(w)]
+    cjk = any(has_cjk(p) for p in unaligned)
+    extra: list[str] = []
+    if words:
+        focus_words = [w.strip(".,;:()\"'«»“”") for w in focus.split()]
+        extra = [w for w in focus_words if w and not keys(w.lower()) & claim_keys]
+    for word in words if not cjk else [w for p in unaligned for w in p.split()]:
+        if True:
+            hit = next((e for e in extra if _antonym(word, e)), None)
+            if hit is None and has_cjk(word):
+                hit = next(
+                    (x for x, y in _ANTONYMS if has_cjk(x) and y in word and x in focus), None
+                )
+            if hit:
+                out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
+    lowered = claim.lower()
+    entities = [
+        p
+        for p in unaligned
+        if (p[:1].isupper() and not claim.startswith(p)) or (p.isascii() and has_cjk(claim))
+    ]
+    if entities:
+        names = [
+            w
+            for w in _capitalised(focus)
+            if not keys(w.lower()) & claim_keys and w.lower() not in lowered
+        ]
+        if names:
+            out.append(
+                RiskSignal(
+                    SignalCode.ENTITY_MISMATCH,
+                    f"{entities[0]} (evidence: {', '.join(dict.fromkeys(names[:3]))})",
+                )
+            )
     return out
 
 
 _NUMBER_HEAD = re.compile(r"[\d.,]+|[^\W\d_]+")
+_PATH = re.compile(r"(?<![\w/])/[A-Za-z0-9_.{}-]+(?:/[A-Za-z0-9_.{}-]+)*")
 _ACRONYM = re.compile(r"(?<![\w-])[A-ZА-ЯЁ]{2,}(?![\w-])")
 
 

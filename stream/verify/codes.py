@@ -92,9 +92,12 @@ class SignalCode(StrEnum):
     IDENTIFIER_MISMATCH = "identifier_mismatch"
     ENTITY_MISMATCH = "entity_mismatch"
     QUANTIFIER_WIDENED = "quantifier_widened"
+    QUANTIFIER_MISMATCH = "quantifier_mismatch"
     CONDITION_DROPPED = "condition_dropped"
     BOUND_MISMATCH = "bound_mismatch"
     ORDER_MISMATCH = "order_mismatch"
+    CONDITION_CHANGED = "condition_changed"
+    ANTONYM_MISMATCH = "antonym_mismatch"
 
 
 class InputCode(StrEnum):

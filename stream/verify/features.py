@@ -13,15 +13,17 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from stream.verify.align import Alignment, align
+from stream.verify.align import Alignment, align, span_keys
 from stream.verify.claims import strip_markers
 from stream.verify.codes import SignalCode
+from stream.verify.lexicon import keys
 from stream.verify.model import Fragment, RiskSignal
 from stream.verify.signals import NEGATION, is_cjk, risk_signals
 from stream.verify.text import split_sentences
 from stream.verify.tokens import token_spans, token_weight, tokens
-from stream.verify.units import short_cache
+from stream.verify.units import has_cjk, short_cache
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
     ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"), ("increase", "decrease"),
@@ -59,6 +61,8 @@ _WARNING_FEATURES: tuple[str, ...] = (
     "unaligned_share",
     "alignment_mismatches",
     "slot_conflict",
+    "states_other",
+    "paraphrased",
 )
 
 FEATURES: tuple[str, ...] = (
@@ -74,6 +78,8 @@ FEATURES: tuple[str, ...] = (
     "log_window_tokens",
     "log_uncovered",
     "uncovered_run",
+    "order_agreement",
+    "claim_window_ratio",
     *_WARNING_FEATURES,
     *(f"signal_{c.value}" for c in SignalCode),
 )
@@ -111,13 +117,44 @@ class Features:
     """The request's signals plus the alignment's mismatches, without duplicates."""
 
 
+PAIR_MIN_TOKENS = 2
+"""A claim rests on two adjacent sentences only when the second adds this many of its words:
+one word found next door is how a swapped entity (`heartburn` for `rash`) or number aligns."""
+LEXICON_SENTENCES = 6
+"""How many of a fragment's sentences (by words shared with the claim) get lexicon keys."""
+WINDOW_SENTENCES = 2
+"""A claim rests on one sentence or two adjacent ones (a merged claim); nothing else of a
+passage counts for or against it."""
+
+
 def _fragment_windows(
-    fragment: Fragment, weights: dict[str, float], total: float, width: int, max_chars: int
+    fragment: Fragment,
+    weights: dict[str, float],
+    total: float,
+    width: int,
+    max_chars: int,
+    match: dict[str, frozenset[str]],
 ) -> tuple[Window, float]:
-    """Best window of up to `width` sentences, and the best single sentence's coverage."""
+    """Best window of up to `width` sentences, and the best single sentence's coverage.
+
+    A claim token covers a sentence when it or one of its lexicon keys (lemma, derivation,
+    synonym) occurs there; ties keep the shorter window."""
     text = fragment.text
     sentences, per_sentence = _index(text)
-    hits = [frozenset(t for t in toks if t in weights) for toks in per_sentence]
+    exact = [frozenset(t for t in weights if t in set(toks)) for toks in per_sentence]
+    # only the sentences that share most words with the claim (and their neighbours, for a
+    # pair) are looked up in the lexicon: a long document has hundreds of sentences, and the
+    # one a claim comes from shares words with it
+    ranked = sorted(range(len(sentences)), key=lambda i: -math.fsum(weights[t] for t in exact[i]))[
+        :LEXICON_SENTENCES
+    ]
+    expand = {j for i in ranked if exact[i] for j in (i - 1, i, i + 1)}
+    hits = []
+    for i, ((a, b), toks) in enumerate(zip(sentences, per_sentence, strict=True)):
+        present = set(toks)
+        if i in expand and any(m - present for m in match.values()):
+            present |= span_keys(text[a:b])
+        hits.append(frozenset(t for t in weights if match[t] & present))
     best_cov, best = -1.0, (0, 0, frozenset[str]())
     single = 0.0
     for i in range(len(sentences)):
@@ -133,7 +170,10 @@ def _fragment_windows(
             )  # order-free: sets iterate by hash
             if k == i:
                 single = max(single, score)
-            if score > best_cov + 1e-9:
+            shorter = k - i < best[1] - best[0]
+            if k > i and len(covered - hits[i]) < PAIR_MIN_TOKENS:
+                continue  # a neighbour adding one word is no merged claim: maybe a swap
+            if score > best_cov + 1e-9 or (score > best_cov - 1e-9 and shorter):
                 best_cov, best = score, (i, k, covered)
     i, k, covered = best
     window_tokens = tuple(t for toks in per_sentence[i : k + 1] for t in toks)
@@ -141,6 +181,20 @@ def _fragment_windows(
         fragment, sentences[i][0], sentences[k][1], covered, max(best_cov, 0.0), window_tokens
     )
     return window, single
+
+
+@short_cache(maxsize=256)
+def _claim_match(claim: str) -> tuple[tuple[str, ...], dict[str, float], dict[str, frozenset[str]]]:
+    """Claim tokens, their weights, and what each may match: itself and its word's keys."""
+    spans = token_spans(claim)
+    claim_tokens = tuple(t for t, _, _ in spans)
+    weights = {t: token_weight(t) for t in claim_tokens}
+    match: dict[str, set[str]] = {t: {t} for t in claim_tokens}
+    for tok, a, b in spans:
+        raw = claim[a:b].lower()
+        if not tok.startswith("#") and not has_cjk(raw):
+            match[tok] |= keys(raw)
+    return claim_tokens, weights, {t: frozenset(m) for t, m in match.items()}
 
 
 @short_cache(maxsize=256)
@@ -161,6 +215,20 @@ def _longest_run(claim_tokens: tuple[str, ...], covered: frozenset[str]) -> int:
     return best
 
 
+def _order_agreement(claim_tokens: tuple[str, ...], window_tokens: tuple[str, ...]) -> float:
+    """Share of consecutive shared claim tokens that keep their order in the evidence: a
+    claim that reuses a sentence's words in another arrangement (`the victim said she became
+    a woman`) says something else than one that keeps them."""
+    first: dict[str, int] = {}
+    for i, t in enumerate(window_tokens):
+        first.setdefault(t, i)
+    positions = [first[t] for t in dict.fromkeys(claim_tokens) if t in first]
+    if len(positions) < 2:
+        return 1.0
+    kept = sum(1 for a, b in itertools.pairwise(positions) if a < b)
+    return kept / (len(positions) - 1)
+
+
 def _char3(text: str) -> set[str]:
     folded = " ".join(text.lower().split())
     return {folded[i : i + 3] for i in range(len(folded) - 2)}
@@ -179,35 +247,65 @@ def contradiction(claim: str, evidence: str) -> str | None:
     return None
 
 
-LOCALIZE_ABOVE_CHARS = 1500
-"""Fragments longer than this are reduced to their best window before risk signals run."""
+@lru_cache(maxsize=256)
+def _window_of(
+    claim: str, fragment: Fragment, width: int, max_chars: int
+) -> tuple[Window, float] | None:
+    """The best window of `fragment` for `claim` (cached: the request's signals and the
+    checker ask for the same one), None when the claim has no content token."""
+    _, weights, match = _claim_match(claim)
+    total = sum(weights.values())
+    if total == 0:
+        return None
+    # a claim of several sentences (a quoted passage) may rest on as many
+    width = max(width, len(split_sentences(claim)))
+    return _fragment_windows(fragment, weights, total, width, max_chars, match)
 
 
 def localize(
-    claim_text: str, fragments: tuple[Fragment, ...], width: int = 3, max_chars: int = 2000
+    claim_text: str,
+    fragments: tuple[Fragment, ...],
+    width: int = WINDOW_SENTENCES,
+    max_chars: int = 2000,
 ) -> list[str]:
-    """The evidence text signals should look at: short fragments whole, long ones' best window.
-
-    Against a whole long document every absolute word or negation occurs somewhere, which
-    would silence the signals; the window that covers the claim is what it must agree with.
-    """
-    claim_tokens = tokens(strip_markers(claim_text))
-    weights = {t: token_weight(t) for t in claim_tokens}
-    total = sum(weights.values())
+    """The evidence text signals look at: the sentence or adjacent pair of each fragment the
+    claim aligns to best. Another sentence of a passage neither supports a claim's number nor
+    contradicts it with its negation."""
+    claim = strip_markers(claim_text)
     out = []
     for fragment in fragments:
-        if len(fragment.text) <= LOCALIZE_ABOVE_CHARS or total == 0:
-            out.append(fragment.text)
-            continue
-        window, _ = _fragment_windows(fragment, weights, total, width, max_chars)
-        out.append(fragment.text[window.start : window.end])
+        found = _window_of(claim, fragment, width, max_chars)
+        out.append(fragment.text if found is None else fragment.text[found[0].start : found[0].end])
     return out
 
 
+def used_windows(claim: str, fragments: tuple[Fragment, ...]) -> list[Window]:
+    """The windows a claim rests on: the best one, and those of other citations that cover
+    something it does not (support spread over several citations)."""
+    windows = [
+        w
+        for f in fragments
+        if (found := _window_of(claim, f, WINDOW_SENTENCES, 2000))
+        for w in (found[0],)
+    ]
+    if not windows:
+        return []
+    best = max(windows, key=lambda w: w.coverage)
+    return [best, *(w for w in windows if w is not best and w.covered - best.covered)]
+
+
+def evidence_span(claim: str, fragments: tuple[Fragment, ...]) -> str:
+    """The text of the used windows, joined: what the claim is aligned with."""
+    return "\n".join(w.fragment.text[w.start : w.end] for w in used_windows(claim, fragments))
+
+
 def evidence_signals(claim_text: str, fragments: tuple[Fragment, ...]) -> tuple[RiskSignal, ...]:
-    """Risk signals of a claim against the part of each fragment it relies on."""
+    """Risk signals of a claim against the part of the fragments it relies on: the same
+    span the rules checker aligns it with."""
     claim = strip_markers(claim_text)
-    return risk_signals(claim, localize(claim, fragments), [f.text for f in fragments])
+    span = evidence_span(claim, fragments) if fragments else ""
+    local = [span] if span else localize(claim, fragments)
+    return risk_signals(claim, local, local)
 
 
 def extract(
@@ -215,19 +313,20 @@ def extract(
     fragments: tuple[Fragment, ...],
     signals: tuple[RiskSignal, ...],
     *,
-    width: int = 3,
+    width: int = WINDOW_SENTENCES,
     max_chars: int = 2000,
 ) -> Features | None:
     """Features for a claim with at least one content token and one fragment, else None."""
     claim = strip_markers(claim_text)
-    claim_tokens = tuple(t for t, _, _ in token_spans(claim))
-    weights = {t: token_weight(t) for t in claim_tokens}
+    claim_tokens, weights, _ = _claim_match(claim)
     total = sum(weights.values())
     if not fragments or total == 0:
         return None
     windows, singles = [], []
     for fragment in fragments:
-        window, single = _fragment_windows(fragment, weights, total, width, max_chars)
+        chosen = _window_of(claim, fragment, width, max_chars)
+        assert chosen is not None  # total > 0
+        window, single = chosen
         windows.append(window)
         singles.append(single)
     best = max(windows, key=lambda w: w.coverage)
@@ -243,12 +342,7 @@ def extract(
     clash = contradiction(claim, window_text)
     claim_neg = NEGATION.search(claim) is not None
     window_neg = NEGATION.search(window_text) is not None
-    used = [best, *(w for w in windows if w is not best and w.covered - best.covered)]
-    aligned = align(
-        claim,
-        "\n".join(w.fragment.text[w.start : w.end] for w in used),
-        "\n".join(f.text for f in fragments),
-    )
+    aligned = align(claim, evidence_span(claim, fragments))
     found = tuple(dict.fromkeys((*signals, *aligned.mismatches)))
     codes = {s.code for s in found}
     coverage = best.coverage
@@ -278,6 +372,10 @@ def extract(
         "unaligned_share": aligned.unaligned_weight,
         "alignment_mismatches": float(len(aligned.mismatches)),
         "slot_conflict": float(aligned.slot_conflict),
+        "states_other": float(bool(aligned.contradictions)),
+        "paraphrased": float(len(aligned.paraphrased)),
+        "order_agreement": _order_agreement(claim_tokens, best.tokens),
+        "claim_window_ratio": min(1.0, len(claim_set) / max(1, len(window_set))),
         **{f"signal_{c.value}": float(c in codes) for c in SignalCode},
     }
     return Features(values, best, tuple(windows), union, claim_tokens, clash, aligned, found)

@@ -13,13 +13,21 @@ from stream.verify.codes import SignalCode
 from stream.verify.model import RiskSignal
 from stream.verify.numerals import NUMBER_WORD_TOKENS
 from stream.verify.tokens import number_token
-from stream.verify.units import has_cjk, normalize_zh, short_cache
+from stream.verify.units import (
+    has_cjk,
+    identifiers,
+    normalize_zh,
+    quantities,
+    same_amount,
+    short_cache,
+)
 
 _LETTER = "A-Za-z\u00c0-\u024f\u0400-\u04ff"
 _NUM_RE = re.compile(
     # a number standing alone (not part of COVID-19, H1N1, v2), with an optional percent unit;
     # CJK characters are word characters to `\w` but never part of a number: `50个` is 50
-    rf"(?<![{_LETTER}\d_.\-/])(\d+(?:[.,]\d+)*)(?![{_LETTER}\d_\-/]*[{_LETTER}])"
+    rf"(?<![{_LETTER}\d_.\-/])(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?!\d)|\d+(?:[.,]\d+)*)"
+    rf"(?![{_LETTER}\d_\-/]*[{_LETTER}])"
     r"(\s?(?:%|％|percent\b|per cent\b|процент\w*))?",
     re.IGNORECASE,
 )
@@ -217,6 +225,23 @@ def _found(lexicon: Lexicon, text: str) -> list[str]:
     return lexicon.findall(text)
 
 
+def _scoped(claim: str, evidence: str) -> list[RiskSignal]:
+    """Negation, absolute words and modality of the claim against its evidence span, by what
+    they apply to and by class: `not refunded unless damaged` is `refunded only if damaged`,
+    `has to` is `must`, `every` is `all`, and a negation elsewhere in the span that the claim
+    does not talk about is no mismatch. They come from the alignment of the claim with the
+    span (`stream.verify.align`), which the rules checker computes for the same pair."""
+    from stream.verify.align import align
+
+    found = align(claim, evidence).mismatches
+    out = [s for s in found if s.code is SignalCode.NEGATION_MISMATCH][:1]
+    widened = [s for s in found if s.code is SignalCode.QUANTIFIER_WIDENED]
+    if widened:  # the first absolute word the evidence lacks
+        out.append(RiskSignal(SignalCode.ABSOLUTE_UNSUPPORTED, widened[0].detail.split(" (")[0]))
+    out += [s for s in found if s.code is SignalCode.MODALITY_STRENGTHENED]
+    return out
+
+
 def risk_signals(
     claim: str, evidence: Iterable[str], facts: Iterable[str] | None = None
 ) -> tuple[RiskSignal, ...]:
@@ -252,30 +277,23 @@ def risk_signals(
             out.append(
                 RiskSignal(SignalCode.VERSION_MISMATCH, f"{version} (evidence has {others})")
             )
+    for ident in identifiers(facts_text):  # `v1` supports a claim's `version 1`
+        ev_numbers.setdefault(number_token(ident.value), ident.text)
     flagged = {s.detail.split(" ")[0] for s in out}
+    for q in quantities(normalize_zh(claim)):
+        # `2 weeks` is supported by `14 days`: the same amount, exactly converted
+        if q.unit is not None and any(
+            same_amount(q, e) for e in quantities(normalize_zh(facts_text))
+        ):
+            ev_numbers.setdefault(number_token(q.value), q.text)
     for token, written in numbers(claim).items():
         if token not in ev_numbers and token.rstrip("%") not in flagged and written not in flagged:
             alt = token[:-1] if token.endswith("%") else token + "%"
             if token.endswith("%") or alt not in ev_numbers:
                 out.append(RiskSignal(SignalCode.NUMBER_UNSUPPORTED, written))
 
-    claim_neg = _found(NEGATION, claim)
-    ev_neg = _found(NEGATION, joined)
-    if texts and bool(claim_neg) != bool(ev_neg):
-        side = f"claim: {claim_neg[0]}" if claim_neg else f"evidence: {ev_neg[0]}"
-        out.append(RiskSignal(SignalCode.NEGATION_MISMATCH, side))
-
-    ev_abs = set(_found(ABSOLUTE, joined))
-    for word in dict.fromkeys(_found(ABSOLUTE, claim)):
-        if word not in ev_abs:
-            out.append(RiskSignal(SignalCode.ABSOLUTE_UNSUPPORTED, word))
-
-    ev_possible = _found(POSSIBILITY, joined)
-    ev_guarantee = set(_found(GUARANTEE, joined))
-    claim_guarantee = [w for w in _found(GUARANTEE, claim) if w not in ev_guarantee]
-    if ev_possible and claim_guarantee:
-        detail = f"{ev_possible[0]} -> {claim_guarantee[0]}"
-        out.append(RiskSignal(SignalCode.MODALITY_STRENGTHENED, detail))
+    if texts:
+        out += _scoped(claim, joined)
 
     ev_inference = set(_found(INFERENCE, joined))
     for cue in dict.fromkeys(_found(INFERENCE, claim)):

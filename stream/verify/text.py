@@ -78,6 +78,9 @@ _NEVER_FINAL_WORDS = """
 # Abbreviations that often close a sentence: an end only when a capital (or CJK) follows.
 _MAYBE_FINAL_WORDS = "etc. a.m. p.m. т.д. т.п. др. тыс. млн. млрд. руб."
 _NEVER_FINAL = frozenset(_NEVER_FINAL_WORDS.split())
+_UNIT_ABBREVIATIONS = frozenset({"см.", "г.", "гг.", "мм.", "км.", "кг."})
+"""Abbreviations that are units after a number (`не менее 2 см.`, `в 2020 г.`)."""
+_AFTER_NUMBER = re.compile(r"\d[\s\u00a0]*$")
 _MAYBE_FINAL = frozenset(_MAYBE_FINAL_WORDS.split())
 
 
@@ -190,6 +193,13 @@ def _dot_is_end(text: str, dot: int, after: int, nxt: str) -> bool:
     """Decide a single `.` followed by whitespace or a bracket: abbreviation, initial, or end."""
     word = _token_before(text, dot)
     known = _abbreviation_ends(word.lower(), text, after)
+    if (
+        known is False
+        and word.lower() in _UNIT_ABBREVIATIONS
+        and _AFTER_NUMBER.search(text, max(0, dot - len(word) - 12), dot - len(word) + 1)
+    ):
+        la = _lookahead(text, after)  # `2 см.` `1990 г.`: a unit, so the sentence may end
+        known = not la or la.isupper() or _CJK_CHAR.match(la) is not None
     if known is not None:
         return known
     core = word[:-1]

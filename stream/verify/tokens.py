@@ -50,7 +50,7 @@ _RAW_RE = re.compile(re.sub(r"\(\?P<\w+>", "(?:", _TOKEN_RE.pattern), re.IGNOREC
 def number_token(raw: str) -> str:
     """Canonical number token: `1,5` and `1.5` agree; thousands separators are dropped."""
     percent = raw.endswith("%")
-    body = raw.rstrip("%")
+    body = re.sub(r"(?<=\d)[ \u00a0\u202f](?=\d{3})", "", raw.rstrip("%"))
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+", body):
         body = body.replace(",", "")
     body = body.replace(",", ".")

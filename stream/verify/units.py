@@ -98,6 +98,10 @@ ZH_CLASSIFIERS = (
 )  # fmt: skip
 
 
+_COUNTERS = frozenset("个名位家项次台条人种份张层级款部座所门节篇本件只头批轮组道片粒袋瓶支")
+"""Chinese classifiers that are no unit of measure: what is counted."""
+
+
 def zh_number(run: str) -> float | None:
     """Value of a run of Chinese numerals (`二十五` 25, `两千` 2000, `三万五千` 35000)."""
     total, section, digit = 0, 0, None
@@ -118,6 +122,10 @@ def zh_number(run: str) -> float | None:
 
 
 _ZH_RUN = re.compile(f"(第?)([{ZH_NUMERALS}]+)(?=({'|'.join(ZH_CLASSIFIERS)}))")
+_ZH_ARTICLE = re.compile(
+    "(?<![每第这那哪])一(?=[个名位种家项条份件])(?![个名位种家项条份件][月小])"
+)
+"""`一个订单` is "an order", not a count of one: 一 before a noun's classifier stays a word."""
 
 
 def normalize_zh(text: str) -> str:
@@ -127,6 +135,8 @@ def normalize_zh(text: str) -> str:
         return text
 
     def repl(m: re.Match[str]) -> str:
+        if m.group(2) == "一" and _ZH_ARTICLE.match(text, m.start(2)):
+            return m.group(0)
         value = zh_number(m.group(2))
         if value is None:
             return m.group(0)
@@ -150,6 +160,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("h", ("h", "hr", "hrs", "hour", "hours", "час", "часа", "часов", "часу", "часах",
            "小时", "个小时", "钟头")),
     ("d", ("day", "days", "день", "дня", "дней", "дни", "днях", "суток", "сутки", "天", "日")),
+    ("bd", ("工作日", "个工作日")),
     ("wk", ("week", "weeks", "неделя", "недели", "недель", "неделю", "неделях", "周", "星期",
             "个星期")),
     ("mo", ("month", "months", "месяц", "месяца", "месяцев", "месяцах", "个月", "月")),
@@ -164,7 +175,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mbps", ("mbps", "мбит/с")),
     ("gbps", ("gbps", "гбит/с")),
     ("mg", ("mg", "мг", "milligram", "milligrams", "毫克")),
-    ("g", ("g", "gram", "grams", "г", "грамм", "克")),
+    ("g", ("g", "gram", "grams", "г", "грамм", "грамма", "граммов", "克")),
     ("kg", ("kg", "кг", "kilogram", "kilograms", "公斤", "千克")),
     ("ml", ("ml", "мл", "milliliter", "milliliters", "毫升")),
     ("km", ("km", "км", "kilometer", "kilometers", "kilometres", "公里")),
@@ -180,7 +191,7 @@ UNITS: dict[str, str] = {form: canon for canon, forms in _UNIT_FORMS for form in
 _CJK_UNITS = sorted((u for u in UNITS if has_cjk(u)), key=len)[::-1]
 _PHRASE_UNITS = sorted((u for u in UNITS if " " in u), key=len)[::-1]
 FREQUENCY_UNITS = frozenset({"s", "min", "h", "d", "wk", "mo", "yr"})
-_PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого"
+_PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого|раз в|один раз в|once per"
 _FREQ_ADVERBS = {
     "hourly": "h", "daily": "d", "weekly": "wk", "monthly": "mo", "annually": "yr",
     "yearly": "yr", "nightly": "d", "ежечасно": "h", "ежедневно": "d", "еженедельно": "wk",
@@ -211,9 +222,11 @@ class Identifier:
 
 _LETTER = "A-Za-z\u0400-\u04ff"
 _NUMBER = re.compile(
-    rf"(?<![{_LETTER}0-9_.,\-/])(\d+(?:[.,]\d+)*)(?![.,]?\d)(?![{_LETTER}]*\d)"
-    rf"(?!-?[{_LETTER}]+\d)"
+    rf"(?<![{_LETTER}0-9_.,\-/])(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?![.,]?\d)|\d+(?:[.,]\d+)*)"
+    rf"(?![.,]?\d)(?![{_LETTER}]*\d)(?!-?[{_LETTER}]+\d)"
 )
+"""A number: `600 000` and `1 000 000` (space-grouped thousands, as Russian writes them)
+are one number each."""
 _AFTER = re.compile(rf"[\s\-]?(°[cC]|[{_LETTER}%％][{_LETTER}/.]*|[\u4e00-\u9fff]{{1,3}})")
 _WORDS = re.compile(rf"[{_LETTER}]+")
 _IDENT = re.compile(
@@ -249,6 +262,9 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
     for cjk in _CJK_UNITS:
         if stripped.startswith(cjk):
             return UNITS[cjk], end + len(lowered) - len(stripped) + len(cjk), scale
+    if stripped[:1] and stripped[:1] in _COUNTERS:
+        # a Chinese classifier counts something: 5次 and 2次 are counts of one kind
+        return f"cl:{stripped[0]}", end + len(lowered) - len(stripped) + 1, scale
     if m:
         word = m.group(1).lower()
         if word in UNITS:
@@ -259,11 +275,24 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
         if head and head.group() == word and word not in SCALES:
             # one qualifier between number and unit: `30 календарных дней`, `5 business days`
             after = _AFTER.match(rest[m.end() :])
-            if after and after.group(1).lower() in UNITS and after.group(1)[:1] != "-":
-                unit_word = after.group(1).lower()
-                if len(unit_word) > 2:
-                    return UNITS[unit_word], end + m.end() + after.end(), scale
+            unit_word = after.group(1).lower().rstrip(".") if after else ""
+            if (
+                unit_word in UNITS
+                and after is not None
+                and after.group(1)[:1] != "-"
+                and len(unit_word) > 2
+            ):
+                dots = len(after.group(1)) - len(after.group(1).rstrip("."))
+                unit = UNITS[unit_word]
+                if word in _BUSINESS and unit in ("d", "h", "wk"):
+                    unit = "b" + unit  # working days are no fixed number of hours
+                return unit, end + m.end() + after.end() - dots, scale
     return None, end, scale
+
+
+_BUSINESS = frozenset(
+    """business working work рабочих рабочие рабочий рабочего рабочем рабочему""".split()
+)
 
 
 def _value(raw: str, scale: float) -> str:
@@ -312,8 +341,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     taken = [(m.start(3), m.end(3)) for m in _IDENT.finditer(text) if _is_ident(m)]
     out: list[Quantity] = []
     for m in _NUMBER.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
-            continue
+        if (
+            any(a <= m.start() < b for a, b in taken)
+            or text[max(0, m.start() - 1) : m.start()] == "第"
+        ):
+            continue  # 第2年 is "the second year", no amount
         unit, end, scale = _unit_at(text, m.end())
         out.append(Quantity(_value(m.group(1), scale), unit, text[m.start() : end].strip()))
     lowered = text.lower()
@@ -336,7 +368,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                     out.append(q)
         for m in _ZH_FREQ.finditer(text):
             out.append(Quantity("1", UNITS[m.group(1)], m.group(0), frequency=True))
-    for m in re.finditer(rf"\b(?:{_PER_WORDS})\s+([{_LETTER}]+)", lowered):
+    for m in re.finditer(rf"\b(?:{_PER_WORDS}|once an?)\s+([{_LETTER}]+)", lowered):
         unit = UNITS.get(m.group(1))
         if unit in FREQUENCY_UNITS:
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
@@ -344,7 +376,123 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if m.group() in _FREQ_ADVERBS:
             unit = _FREQ_ADVERBS[m.group()]
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
-    return tuple(out)
+    for m in _PHRASE_QUANTITY.finditer(lowered):
+        amount, per = _PHRASE_VALUES[m.group(1)]
+        out.append(Quantity(amount, per, text[m.start(1) : m.end(1)]))
+    for m in _ARTICLE_UNIT.finditer(lowered):
+        unit = UNITS.get(m.group(2))
+        if unit is not None and not any(q.text.lower() == m.group(1) for q in out):
+            out.append(Quantity("1", unit, text[m.start(1) : m.end(1)]))
+    for m in _RU_BARE_UNIT.finditer(lowered):
+        unit = UNITS.get(m.group(1))
+        if unit is not None and not any(
+            m.start(1) < text.find(q.text) + len(q.text) and text.find(q.text) <= m.start(1)
+            for q in out
+        ):
+            out.append(Quantity("1", unit, text[m.start(1) : m.end(1)]))
+    if has_cjk(text):
+        for m in _ZH_HALF.finditer(text):
+            out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
+    return tuple(_with_currency(text, q) for q in out)
+
+
+def _with_currency(text: str, q: Quantity) -> Quantity:
+    """`€100` and `$49` carry their currency as a unit, as `100 euros` does."""
+    if q.unit is not None:
+        return q
+    at = text.find(q.text)
+    if at > 0 and text[at - 1] in _CURRENCY_SIGNS:
+        return Quantity(q.value, _CURRENCY_SIGNS[text[at - 1]], text[at - 1] + q.text)
+    if at > 1 and text[at - 1] == " " and text[at - 2] in _CURRENCY_SIGNS:
+        return Quantity(q.value, _CURRENCY_SIGNS[text[at - 2]], text[at - 2 : at] + q.text)
+    return q
+
+
+_CURRENCY_SIGNS = {"$": "usd", "€": "eur", "£": "gbp", "₽": "rub", "¥": "cny", "￥": "cny"}
+_PHRASE_VALUES: dict[str, tuple[str, str]] = {
+    "half an hour": ("0.5", "h"), "half a day": ("0.5", "d"), "half a year": ("6", "mo"),
+    "a fortnight": ("14", "d"), "fortnight": ("14", "d"), "полчаса": ("0.5", "h"),
+    "полдня": ("0.5", "d"), "полгода": ("6", "mo"), "полугода": ("6", "mo"),
+    "сутки": ("1", "d"), "суток": ("1", "d"), "сутками": ("1", "d"),
+    "a quarter": ("3", "mo"), "quarter": ("3", "mo"), "квартал": ("3", "mo"),
+    "квартала": ("3", "mo"), "четверть часа": ("15", "min"), "четверти часа": ("15", "min"),
+    "a quarter of an hour": ("15", "min"), "quarter of an hour": ("15", "min"),
+    "двое суток": ("2", "d"), "трое суток": ("3", "d"), "четверо суток": ("4", "d"),
+    "полтора часа": ("1.5", "h"), "полутора часов": ("1.5", "h"),
+    "an hour and a half": ("1.5", "h"), "one and a half hours": ("1.5", "h"),
+}  # fmt: skip
+_PHRASE_QUANTITY = re.compile(
+    r"(?<![\w-])(?:(?:в течение|за|в|через|раз в|once|every|each|per|within|for|in|after)\s+)?("
+    + "|".join(sorted(map(re.escape, _PHRASE_VALUES), key=len, reverse=True))
+    + r")(?![\w-])"
+)
+_ARTICLE_UNIT = re.compile(
+    r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|after|than|over|up to|about)\s+"
+    r"((?:a|an|one)\s+([a-z]+))(?![\w-])"
+)
+"""`within a week`, `once a day`, `for an hour`: the article counts one of the unit."""
+_ZH_HALF = re.compile(r"半个?(小时|天|年|月)")
+_RU_BARE_UNIT = re.compile(
+    r"(?<![\w-])(?:в течение|на|за|через|целый|целую|ровно|хранятся|хранится|действует|"
+    r"действителен|действительна|длится|составляет|—)\s+(год|месяц|неделю|сутки|час|минуту)"
+    r"(?![\w-])"
+)
+"""A Russian time noun with no number counts one (`хранятся год`, `в течение суток`)."""
+
+
+_EXACT: dict[str, tuple[str, float]] = {
+    "ms": ("s", 0.001), "s": ("s", 1), "min": ("s", 60), "h": ("s", 3600), "d": ("s", 86400),
+    "wk": ("s", 604800), "mo": ("mo", 1), "yr": ("mo", 12), "mg": ("g", 0.001), "g": ("g", 1),
+    "kg": ("g", 1000), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1),
+}  # fmt: skip
+"""Units that convert exactly into one base: 14 days = 2 weeks, 24 hours = 1 day, 12 months =
+1 year, 2 小时 = 120 分钟. A month is not 30 days and a gigabyte is not reliably 1024 MB, so
+months and days, and data sizes, never convert into each other."""
+
+
+def magnitude(q: Quantity) -> tuple[float, str] | None:
+    """(value in the base unit, base unit) for exactly convertible units, else None."""
+    if q.unit not in _EXACT:
+        return None
+    base, factor = _EXACT[q.unit]
+    try:
+        return round(float(q.value) * factor, 6), base
+    except ValueError:
+        return None
+
+
+_APPROX: dict[str, tuple[str, float]] = {
+    **_EXACT,
+    "mo": ("s", 2_629_800.0), "yr": ("s", 31_557_600.0), "bd": ("s", 86400.0),
+    "bh": ("s", 3600.0), "bwk": ("s", 604800.0),
+    "kb": ("byte", 1e3), "mb": ("byte", 1e6), "gb": ("byte", 1e9), "tb": ("byte", 1e12),
+}  # fmt: skip
+"""Rough sizes for telling a different amount from an inexact rewording of the same one."""
+
+
+def clearly_different(a: Quantity, b: Quantity) -> bool | None:
+    """Whether two amounts of one kind differ by more than half (8 hours vs 8 days: a
+    different value), rather than being near-equal wordings (30 days vs a month: inexact).
+    None when they are not amounts of one kind."""
+    if a.unit not in _APPROX or b.unit not in _APPROX:
+        return None
+    (ka, fa), (kb, fb) = _APPROX[a.unit], _APPROX[b.unit]
+    if ka != kb:
+        return None
+    try:
+        x, y = float(a.value) * fa, float(b.value) * fb
+    except ValueError:
+        return None
+    low, high = sorted((x, y))
+    return low <= 0 or high / low > 1.5
+
+
+def same_amount(a: Quantity, b: Quantity) -> bool:
+    """The same value in the same unit, or the same amount in exactly convertible units."""
+    if a.value == b.value and a.unit == b.unit:
+        return True
+    ma, mb = magnitude(a), magnitude(b)
+    return ma is not None and ma == mb
 
 
 def _is_ident(m: re.Match[str]) -> bool:
@@ -407,68 +555,53 @@ NEGATION = WordClass.of(
     "не, нет, ни, никогда, ничего, никто, нельзя, без, "
     "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
-    "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错",
+    "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
+    "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",
 )
 UNIVERSAL = WordClass.of(
-    "all, every, each, entire, whole, always, everyone, everything, everybody, "
+    "all, every, each, any, entire, whole, always, everyone, everything, everybody, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
     "каждого, каждому, любой, любые, любого, всегда, "
-    "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 总是, 全都",
+    "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 总是, 全都, 都, 均, 一律",
 )
 MAJORITY = WordClass.of(
-    "most, many, majority, mostly, usually, often, "
-    "большинство, большинства, многие, многих, многим, обычно, часто, "
-    "大多数, 多数, 许多, 大部分, 很多, 通常, 经常",
+    "most, many, majority, "
+    "большинство, большинства, многие, многих, многим, "
+    "大多数, 多数, 许多, 大部分, 很多",
 )
 SOME = WordClass.of(
     "some, several, certain, part, partly, partially, sometimes, "
     "некоторые, некоторых, некоторым, несколько, нескольких, часть, части, частично, иногда, "
     "部分, 一些, 有些, 某些, 若干, 有时, 少数",
 )
-EXCLUSIVE = WordClass.of(
-    "only, solely, exclusively, только, лишь, исключительно, 仅, 只, 仅仅, 唯一, 只能, 仅限",
-    exclude="只有, 只要",
-)
-CONDITION = WordClass.of(
-    "unless, except, excluding, if, provided, whenever, until, "
-    "only if, as long as, provided that, except for, with the exception of, "
-    "если, кроме, исключением, условии, пока, "
-    "除非, 仅当, 只有, 如果, 除了, 除外, 若, 假如, 前提, 只要, 倘若, 一旦",
-)
-OBLIGATION = WordClass.of(
-    "must, shall, required, requires, mandatory, obliged, obligated, "
-    "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
-    "必须, 务必, 须, 必需, 应当",
-)
-GUARANTEE = WordClass.of(
-    "guaranteed, guarantees, guarantee, ensures, ensure, definitely, certainly, proves, "
-    "гарантирует, гарантированно, гарантировано, гарантия, точно, несомненно, "
-    "一定, 必然, 必定, 保证, 肯定, 绝对, 确保",
-)
-FUTURE = WordClass.of("will, won't, будет, будут, 将会, 将")
-ALWAYS = WordClass.of("always, never, forever, всегда, никогда, 总是, 永远, 从不, 始终")
-MODALITY: dict[str, WordClass] = {
-    "obligation": OBLIGATION,
-    "guarantee": GUARANTEE,
-    "future": FUTURE,
-    "always": ALWAYS,
-}
-"""Strong modality by kind: a claim may only use the kinds its evidence uses."""
 HEDGE = WordClass.of(
-    "may, might, could, possibly, potentially, likely, perhaps, probably, suggest, suggests, "
-    "allegedly, reportedly, supposedly, tried, tries, attempted, attempts, wanted, wants, "
-    "planned, plans, intends, intended, hoped, hopes, "
-    "возможно, вероятно, по-видимому, предположительно, может быть, якобы, "
+    "allegedly, reportedly, supposedly, apparently, rumoured, rumored, tried, tries, "
+    "attempted, attempts, wanted, wants, wished, wishes, planned, plans, intends, intended, "
+    "intention, hoped, hopes, hoping, believe, believes, believed, think, thinks, thought, "
+    "expect, expects, suspect, suspects, suspected, assume, assumes, assumed, "
+    "suppose, supposed, alleged, alleges, claimed, proposed, proposes, proposal, "
+    "initiative, seeks, sought, whether, unclear, unknown, risk of, danger of, threat of, "
+    "якобы, предположительно, по сообщениям, по словам, по мнению, "
     "пытался, пыталась, пытались, пытается, пытаются, попытался, попыталась, попытались, "
-    "хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, намеревались, "
-    "собирался, собиралась, собирались, собирается, планирует, планируют, планировал, "
-    "планировала, планировали, "
-    "可能, 或许, 也许, 大概, 或将, 试图, 企图, 打算, 想要, 据称, 据说",
+    "попытка, попытку, хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, "
+    "намеревались, намерение, намерении, намерен, намерена, намерены, собирался, собиралась, "
+    "собирались, собирается, собираются, планирует, планируют, планировал, планировала, "
+    "планировали, планируется, считает, считают, считал, считала, считали, полагает, "
+    "полагают, думает, думают, надеется, надеются, надеялся, надеялись, рассчитывает, "
+    "рассчитывают, рассчитывали, ожидает, ожидают, уверен, уверена, уверены, "
+    "предполагает, подозревают, подозревали, подозревается, утверждает, "
+    "утверждают, утверждал, утверждала, заявил, заявила, заявили, сообщил, сообщила, "
+    "сообщили, сказал, сказала, сказали, ответил, ответила, отметил, отметила, отмечается, "
+    "рассказал, рассказала, рассказали, инициатива, инициативу, инициативой, "
+    "предложил, предложила, задача, опасность, угроза, неизвестно, "
+    "试图, 企图, 打算, 想要, 据称, 据说, 认为, 相信, 希望, 期望, 预计, 声称, 宣称, 怀疑, "
+    "是否, 提议",
 )
-"""Hedges and non-factual frames (`may`, `tried to`, `allegedly`): evidence that only says
-someone tried to do X does not say X happened."""
-BEFORE = WordClass.of("before, prior to, earlier than, перед, прежде, 之前, 以前")
-AFTER = WordClass.of("after, following, later than, после, спустя, 之后, 以后")
+"""Non-factual frames (`tried to`, `allegedly`, `planned`): evidence that only says someone
+tried to do X does not say X happened. Epistemic hedges (`may`, `likely`) are modality, in
+`stream.verify.slots`."""
+BEFORE = WordClass.of("before, prior to, earlier than, перед, прежде, 之前, 以前, 前")
+AFTER = WordClass.of("after, following, later than, после, спустя, 之后, 以后, 后, 起")
 MORE = WordClass.of("more, greater, больше, более, 更多")
 LESS = WordClass.of("less, fewer, меньше, менее, 更少")
 INFERENCE = WordClass.of(
@@ -483,10 +616,21 @@ _BOUND_WORDS: dict[str, str] = {
     **dict.fromkeys(
         ("up to", "at most", "no more than", "not more than", "within", "under", "less than",
          "fewer than", "below", "maximum of", "a maximum of", "max", "не более", "не больше",
-         "до", "менее", "максимум", "не свыше", "в пределах"), "upper"),
+         "до", "менее", "максимум", "не свыше", "в пределах", "smaller than", "shorter than",
+         "lower than", "no later than", "not later than", "limited to", "capped at",
+         "no longer than", "not longer than", "may not exceed", "must not exceed",
+         "does not exceed", "not exceed", "не позднее", "не дольше", "не выше", "ниже",
+         "не позднее чем через", "не позже чем через", "не позднее чем", "не позже чем",
+         "не позднее чем за", "не позже чем за", "не позднее, чем за", "не позднее за",
+         "не дальше", "не чаще", "не более чем", "не более чем за"),
+        "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "more than", "over", "above", "after",
-         "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "не менее",
+         "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "beyond",
+         "longer than", "later than", "larger than", "bigger than", "higher than",
+         "no earlier than", "no fewer than", "не ранее", "не раньше", "выше", "не менее",
+         "не ближе", "не реже", "как минимум", "не менее чем", "не ранее чем за",
+         "не раньше чем за", "не ранее, чем за", "не ранее чем", "не раньше чем",
          "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше"), "lower"),
 }  # fmt: skip
 _BOUND_RE = re.compile(
@@ -497,15 +641,20 @@ _BOUND_RE = re.compile(
     + r")\b)",
     re.IGNORECASE,
 )
+_NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 _ZH_BOUND_BEFORE = re.compile(
-    r"(最多|至多|不超过|少于|低于|至少|不少于|多于|超过|高于|不低于|不高于)[^\d，。；]{0,4}\d"
+    r"(不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
+    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满)[^\d，。；]{0,4}\d"
 )
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
     "最多": "upper", "至多": "upper", "不超过": "upper", "少于": "upper", "低于": "upper",
     "不高于": "upper", "以内": "upper", "之内": "upper", "以下": "upper", "内": "upper",
     "至少": "lower", "不少于": "lower", "多于": "lower", "超过": "lower", "高于": "lower",
-    "不低于": "lower", "以上": "lower", "之后": "lower", "后": "lower",
+    "不低于": "lower", "以上": "lower", "之后": "lower", "后": "lower", "不得超过": "upper",
+    "不能超过": "upper", "不可超过": "upper", "不应超过": "upper", "不大于": "upper",
+    "不小于": "lower", "不得少于": "lower", "不得低于": "lower", "大于": "lower",
+    "小于": "upper", "满": "lower",
 }  # fmt: skip
 
 
@@ -516,10 +665,26 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     spans: list[tuple[int, int, str]] = []
     for m in _BOUND_RE.finditer(text):
-        spans.append((m.end(), m.end(), _BOUND_WORDS[m.group(1).lower()]))
+        kind = _BOUND_WORDS[m.group(1).lower()]
+        if _NEGATED_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+            kind = {"upper": "lower", "lower": "upper"}[kind]  # not kept beyond 7 days: <= 7
+        spans.append((m.end(), m.end(), kind))
     if has_cjk(text):
         for m in _ZH_BOUND_BEFORE.finditer(text):
-            spans.append((m.end() - 1, m.end() - 1, _ZH_BOUND_KIND[m.group(1)]))
+            kind = _ZH_BOUND_KIND[m.group(1)]
+            if (
+                not m.group(1).startswith("不")
+                and text[max(0, m.start() - 2) : m.start()]
+                in (
+                    "不能",
+                    "不得",
+                    "不可",
+                    "不会",
+                    "不应",
+                )
+            ) or text[max(0, m.start() - 1) : m.start()] == "不":
+                kind = {"upper": "lower", "lower": "upper"}[kind]  # 不能大于10: <= 10
+            spans.append((m.end() - 1, m.end() - 1, kind))
         for m in _ZH_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
     for m in _BOUNDED.finditer(text):

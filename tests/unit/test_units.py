@@ -22,7 +22,7 @@ def test_chinese_counts_become_digits_only_before_a_classifier() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("每秒最多处理50个任务", {("50", None), ("1", "s")}),
+        ("每秒最多处理50个任务", {("50", "cl:个"), ("1", "s")}),
         ("能耗降低80%", {("80", "%")}),
         ("Таймаут составляет 30 секунд", {("30", "s")}),
         ("kept for 30 calendar days", {("30", "d")}),

@@ -1,0 +1,380 @@
+"""Word keys: what a claim's word may align with in the evidence, per language.
+
+Two words align when their key sets meet. A word's keys are its Snowball stem, the stems of
+its lemmas, and the ids of the synonym groups and derivation pairs of curated lexical
+resources that it belongs to — so a faithful paraphrase aligns (`kept` / `retained`,
+`хранятся` / `хранение`, `удалить` / `удаление`, `删除` / `去除`) while a different word does
+not. The relations come from tables compiled by `stream.lexicon.build` (WordNet for English,
+wiki-ru-wordnet for Russian, Tongyici Cilin for Chinese; see docs/checker-quality.md); Russian
+lemmas come from pymorphy3 (OpenCorpora dictionaries). Nothing is fetched at run time; each
+table is read once, on first use.
+"""
+
+from __future__ import annotations
+
+import gzip
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from stream.verify.tokens import _stem
+
+LEXICON_VERSION = "lex-1"
+"""Changes whenever the tables or the key rules change: part of the checker version."""
+
+_DATA = Path(__file__).parent / "data"
+
+
+class Table:
+    """Synonym groups, derivation pairs and irregular forms of one language."""
+
+    __slots__ = ("antonyms", "bases", "fields", "groups", "kinds", "pos")
+
+    def __init__(self, language: str, text: str) -> None:
+        groups: dict[str, list[str]] = {}
+        bases: dict[str, list[str]] = {}
+        self.kinds: dict[str, str] = {}
+        self.pos: dict[str, frozenset[str]] = {}
+        antonyms: dict[str, set[str]] = {}
+        fields: dict[str, list[str]] = {}
+        for n, line in enumerate(text.splitlines()):
+            kind, _, rest = line.partition(" ")
+            if kind.startswith("@"):
+                self.pos[kind[1:]] = frozenset(rest.split())
+                continue
+            if kind == "%":
+                code, _, members = rest.partition(" ")
+                if language == "en":  # `% word sense,sense,…`
+                    fields[code] = [f"en%{m}" for m in members.split(",")]
+                else:  # `% class word word …`
+                    for w in members.split():
+                        fields.setdefault(w, []).append(f"{language}%{code}")
+                continue
+            if kind == "!":
+                a, _, b = rest.partition(" ")
+                antonyms.setdefault(a, set()).add(b)
+                antonyms.setdefault(b, set()).add(a)
+                continue
+            if kind == "^":
+                word, _, senses = rest.partition(" ")
+                self.kinds[word] = senses  # parsed on use: most words are never asked for
+                continue
+            words = rest.split()
+            if kind in ("=", "+"):
+                key = f"{language}{kind}{n}"
+                for w in words:
+                    groups.setdefault(w, []).append(key)
+            elif kind == "~" and words:
+                for form in words[1:]:
+                    bases.setdefault(form, []).append(words[0])
+        self.groups = {w: tuple(k) for w, k in groups.items()}
+        self.antonyms = {w: frozenset(v) for w, v in antonyms.items()}
+        self.fields = {w: frozenset(v) for w, v in fields.items()}
+        self.bases = {w: tuple(b) for w, b in bases.items()}
+
+
+@lru_cache(maxsize=3)
+def table(language: str) -> Table:
+    path = _DATA / f"lexicon-{language}.txt.gz"
+    return Table(language, gzip.decompress(path.read_bytes()).decode("utf-8"))
+
+
+def _senses(word: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(own top noun senses, their hypernyms within a few steps) of an English base form."""
+    raw = table("en").kinds.get(word)
+    if raw is None:
+        return frozenset(), frozenset()
+    own, _, up = raw.partition(" ")
+    return frozenset(f"h{o}" for o in own.split(",")), frozenset(f"h{u}" for u in up.split(","))
+
+
+_RU_PREFIXES = (
+    "пере", "пред", "пред", "раз", "рас", "под", "над", "без", "бес", "воз", "вос", "вз",
+    "от", "об", "вы", "за", "на", "по", "про", "при", "со", "из", "ис", "до", "с", "у", "о",
+)  # fmt: skip
+"""Verbal prefixes that make a perfective partner (делить / разделить, чистить / очистить)."""
+
+
+def _ru_verb_roots(word: str) -> list[tuple[str, str | None]]:
+    """(root, root without its prefix or None) of the verb parses of a Russian word."""
+    out = []
+    for lemma, pos in ru_lemmas(word.replace("ё", "е")):
+        if pos not in {"INFN", "VERB", "PRTF", "PRTS", "GRND"}:
+            continue
+        for root in ru_roots(lemma, shortest=3):
+            stripped = next(
+                (
+                    root[len(p) :]
+                    for p in _RU_PREFIXES
+                    if root.startswith(p) and len(root) - len(p) >= 3
+                ),
+                None,
+            )
+            out.append((root, stripped))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def claim_keys(word: str) -> frozenset[str]:
+    """What a claim's word may align with beyond `keys`: a kind of what the evidence names
+    (`fees` for `costs`), and a Russian verb's aspect partner made by a prefix (`разделить`
+    for `делить`, `делить` for `разделить`; never `выделить` for `разделить`)."""
+    if word.isascii():
+        return kind_keys(word)
+    found: set[str] = set()
+    for root, stripped in _ru_verb_roots(word):
+        found.add(f"s:{root}")
+        if stripped:
+            found.add(f"a:{stripped}")
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def evidence_keys(word: str) -> frozenset[str]:
+    """The evidence side of `claim_keys`."""
+    if word.isascii():
+        return sense_keys(word)
+    found: set[str] = set()
+    for root, stripped in _ru_verb_roots(word):
+        found.add(f"a:{root}")
+        if stripped:
+            found.add(f"s:{stripped}")
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def kind_keys(word: str) -> frozenset[str]:
+    """Keys a claim's English noun has in addition to `keys`: the senses it is a kind of, so
+    `fees` aligns with evidence that says `costs` (never the other way round)."""
+    if not word.isascii():
+        return frozenset()
+    return frozenset().union(*(_senses(b)[1] for b in _en_bases(word.lower()) or (word.lower(),)))
+
+
+@lru_cache(maxsize=65536)
+def sense_keys(word: str) -> frozenset[str]:
+    """The evidence side of `kind_keys`: the senses an English noun names."""
+    if not word.isascii():
+        return frozenset()
+    return frozenset().union(*(_senses(b)[0] for b in _en_bases(word.lower()) or (word.lower(),)))
+
+
+# WordNet's morphy detachment rules (wnintro(7WN)): suffix -> replacement, by part of speech.
+_DETACH = (
+    ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+    ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", ""),
+    ("er", ""), ("est", ""), ("er", "e"), ("est", "e"), ("s", ""),
+)  # fmt: skip
+
+
+@lru_cache(maxsize=65536)
+def _en_bases(word: str) -> tuple[str, ...]:
+    t = table("en")
+    known = (t.groups, t.kinds, t.antonyms, t.fields, t.pos.get("v", ()), t.pos.get("vn", ()))
+    found = list(t.bases.get(word, ()))
+    if any(word in k for k in known):
+        found.append(word)
+    for suffix, repl in _DETACH:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            base = word[: -len(suffix)] + repl
+            if any(base in k for k in known):
+                found.append(base)
+    return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=1)
+def _morph() -> Any:
+    import pymorphy3  # here: building the analyser reads its dictionaries (~60 ms, ~15 MB)
+
+    return pymorphy3.MorphAnalyzer()
+
+
+_RU_SUFFIXES = (
+    "ывание", "ивание", "ование", "евание", "ение", "ание", "яние", "тие", "ние",
+    "ывать", "ивать", "овать", "евать", "вать", "ать", "ять", "еть", "ить", "уть", "оть", "ти",
+    "енный", "анный", "онный", "ённый", "ный", "ной", "ний", "ый", "ий", "ой", "ая", "ое",
+    "ие", "ия", "о", "е", "ь", "а", "я",
+)  # fmt: skip
+_RU_ALTERNATIONS = (
+    ("вл", ("в",)), ("бл", ("б",)), ("пл", ("п",)), ("мл", ("м",)), ("щ", ("т", "ст")),
+    ("ж", ("д", "з")), ("ч", ("т", "к")),
+)  # fmt: skip
+
+
+@lru_cache(maxsize=65536)
+def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
+    """The roots a Russian verb shares with its aspect partner and its action noun, and an
+    adjective with its noun: удалять / удалить / удаление -> удал, возвращать / возвратить /
+    возврат -> возврат, качественный / качество -> качеств. Consonant alternations give
+    several candidates (очищать -> очист, очит). Empty when too short to be telling."""
+    word = lemma[:-2] if lemma.endswith(("ся", "сь")) else lemma
+    for suffix in _RU_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith(("а", "я")) and len(word) > 4:
+        word = word[:-1]
+    if word.endswith(("ыв", "ив", "им")) and len(word) >= 6:
+        word = word[:-2]  # imperfective stems: принимать / принять, показывать / показать
+    found = [word]
+    for tail, repls in _RU_ALTERNATIONS:
+        if word.endswith(tail):
+            found = [word[: -len(tail)] + r for r in repls]
+            break
+    return tuple(w for w in found if len(w) >= shortest)
+
+
+def ru_root(lemma: str) -> str | None:
+    roots = ru_roots(lemma)
+    return roots[0] if roots else None
+
+
+_RU_ROOTED = frozenset({"INFN", "VERB", "PRTF", "PRTS", "GRND", "NOUN", "ADJF", "ADJS", "ADVB"})
+"""Parts of speech whose root links aspect partners and action nouns."""
+
+
+@lru_cache(maxsize=65536)
+def ru_lemmas(word: str) -> tuple[tuple[str, str], ...]:
+    """(lemma, part of speech) of the likely parses (score within half of the best)."""
+    parses = _morph().parse(word)
+    if not parses:
+        return ()
+    best = parses[0].score
+    out = []
+    for p in parses[:4]:
+        if p.score >= best / 2:
+            out.append((str(p.normal_form).replace("ё", "е"), str(p.tag.POS)))
+    return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=65536)
+def word_keys(word: str) -> frozenset[str]:
+    """Keys of one lower-cased word (Latin or Cyrillic)."""
+    if any("\u0400" <= c <= "\u04ff" for c in word):
+        word = word.replace("ё", "е")
+        keys = {_stem(word, "ru")}
+        groups = table("ru").groups
+        for lemma, pos in ru_lemmas(word):
+            bare = lemma[:-2] if lemma.endswith(("ся", "сь")) and pos != "NOUN" else lemma
+            keys.add(_stem(bare, "ru"))
+            keys.update(groups.get(lemma, ()))
+            if pos in _RU_ROOTED:
+                keys.update(f"r:{root}" for root in ru_roots(bare))
+        return frozenset(keys)
+    keys = {_stem(word, "en")}
+    if "-" in word and any(c.isdigit() for c in word):
+        keys.add(word.replace("-", ""))  # COVID-19 is COVID19, SHA-256 is SHA256
+    groups = table("en").groups
+    for base in _en_bases(word):
+        keys.add(_stem(base, "en"))
+        keys.update(groups.get(base, ()))
+    return frozenset(keys)
+
+
+@lru_cache(maxsize=1)
+def _zh_groups() -> dict[str, tuple[str, ...]]:
+    return table("zh").groups
+
+
+@lru_cache(maxsize=1)
+def _zh_members() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for word, keys in _zh_groups().items():
+        for k in keys:
+            out.setdefault(k, []).append(word)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=16384)
+def zh_synonyms(word: str) -> tuple[str, ...]:
+    """Other words of the Cilin synonym groups of a Chinese word (none for unknown words)."""
+    members = _zh_members()
+    found = [w for k in _zh_groups().get(word, ()) for w in members[k] if w != word]
+    return tuple(dict.fromkeys(found))
+
+
+@lru_cache(maxsize=65536)
+def keys(word: str) -> frozenset[str]:
+    """Keys of any word: Chinese words by themselves and their Cilin groups, others as
+    `word_keys`."""
+    if any("\u3400" <= c <= "\u9fff" for c in word):
+        return frozenset({word, *_zh_groups().get(word, ())})
+    return word_keys(word.lower())
+
+
+_EN_AUX = frozenset(
+    """to will would can could may might must should shall do does did not never also
+    i you we they he she it who which that""".split()
+)
+
+
+@lru_cache(maxsize=65536)
+def predicate(word: str, before: str = "") -> bool:
+    """Whether a Latin or Cyrillic word is a verb or an adverb: the words a paraphrase swaps
+    most freely (`issued` / `processed`, `хранятся` / `содержатся`). English words that are
+    nouns too count when inflected as verbs or after an auxiliary (`to change`, `changed`)."""
+    word = word.lower()
+    if any("\u0400" <= c <= "\u04ff" for c in word):
+        parses = ru_lemmas(word)
+        return bool(parses) and parses[0][1] in {"VERB", "INFN", "PRTS", "GRND", "ADVB"}
+    t = table("en")
+    pos = t.pos
+    bases = _en_bases(word) or (word,)
+    if any(b in pos.get("v", ()) or b in pos.get("r", ()) for b in bases):
+        return True
+    if word.endswith("ly") and not any(b in t.kinds for b in bases):
+        return True  # an adverb WordNet lacks; `family` is a noun
+    if any(b in pos.get("vn", ()) for b in bases):
+        return word.endswith(("ed", "ing")) or before.lower() in _EN_AUX
+    return False
+
+
+@lru_cache(maxsize=65536)
+def antonyms_of(word: str) -> frozenset[str]:
+    """WordNet antonyms (base forms) of an English word's base forms."""
+    if not word.isascii():
+        return frozenset()
+    t = table("en")
+    return frozenset().union(
+        *(t.antonyms.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),))
+    )
+
+
+@lru_cache(maxsize=65536)
+def bases_of(word: str) -> frozenset[str]:
+    """An English word's base forms (itself when it has none)."""
+    return frozenset(_en_bases(word.lower()) or (word.lower(),))
+
+
+@lru_cache(maxsize=65536)
+def opposite(a: str, b: str) -> bool:
+    """WordNet antonyms (`accept` / `reject`, `include` / `exclude`) between two English
+    words, in any of their base forms."""
+    if not (a.isascii() and b.isascii()):
+        return False
+    t = table("en")
+    bases_b = set(_en_bases(b.lower()) or (b.lower(),))
+    for base in _en_bases(a.lower()) or (a.lower(),):
+        if t.antonyms.get(base, frozenset()) & bases_b:
+            return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def fields(word: str) -> frozenset[str]:
+    """The semantic field of an English verb (its first WordNet senses and their hypernyms two
+    steps up) or of a Chinese word (its small Cilin class): a paraphrased verb must share one
+    with the evidence word it stands for (`submitted` / `sent`, never `compressed` /
+    `encrypted`), or of a Russian word (a sense group of the LibreOffice thesaurus)."""
+    if any("\u3400" <= c <= "\u9fff" for c in word):
+        return table("zh").fields.get(word, frozenset())
+    if not word.isascii():
+        ru = table("ru").fields
+        found = ru.get(word.lower(), frozenset())
+        for lemma, _ in ru_lemmas(word.lower().replace("ё", "е")):
+            found |= ru.get(lemma, frozenset())
+        return found
+    t = table("en")
+    return frozenset().union(
+        *(t.fields.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),))
+    )

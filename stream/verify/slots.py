@@ -1,0 +1,770 @@
+"""Closed-class slots of a clause: polarity, quantifier, exclusivity, conditions, modality, order.
+
+A claim may reword its evidence freely, but these few words carry what it asserts: whether it
+is negated and what the negation applies to, how much it quantifies over, under which condition
+it holds, how certain or obligatory it is, and in which order things happen. They are compared
+as typed values between the claim and the sentence(s) it aligns to — never with the rest of a
+passage — and every difference is a risk signal naming both sides.
+
+Equivalent forms are recognised before comparing: `not X unless Y` states the same rule as
+`X only if Y` («не X, если только не Y» / «X, только если Y», 除非Y，否则不X / 只有Y才X);
+`must` = `has to` = `is required to`; `will` asserts what a plain present tense asserts; a
+bound phrase (`no more than`, `не более`, 不超过) is a bound, not a negation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from stream.verify.codes import SignalCode
+from stream.verify.lexicon import keys, ru_lemmas
+from stream.verify.model import RiskSignal
+from stream.verify.tokens import EN_STOP, RU_STOP
+from stream.verify.units import (
+    AFTER,
+    BEFORE,
+    HEDGE,
+    INFERENCE,
+    LESS,
+    MAJORITY,
+    MORE,
+    NEGATION,
+    SOME,
+    UNIVERSAL,
+    WordClass,
+    has_cjk,
+    scan,
+    short_cache,
+)
+
+# --------------------------------------------------------------------------- word classes
+
+POSSIBLE = WordClass.of(
+    "may, might, can, could, able, allowed, permitted, possible, possibly, potentially, "
+    "optionally, likely, perhaps, probably, maybe, "
+    "может, могут, можно, мог, могла, могли, вправе, допускается, допускаются, разрешается, "
+    "разрешено, возможно, способен, вероятно, по-видимому, может быть, мочь, смочь, "
+    "допускаться, разрешаться, возможный, "
+    "可以, 可能, 能, 能够, 允许, 准许, 可, 有权, 或许, 也许, 大概, 支持",
+    exclude="可能性, 不可, 可是",
+)
+TYPICAL = WordClass.of(
+    "usually, typically, generally, normally, often, commonly, frequently, mostly, "
+    "as a rule, in most cases, "
+    "обычно, как правило, часто, зачастую, в основном, "
+    "通常, 一般, 往往, 经常, 大多, 一般来说",
+)
+OBLIGATION = WordClass.of(
+    "must, shall, required, requires, mandatory, obliged, obligated, necessary, "
+    "have to, has to, had to, need to, needs to, "
+    "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
+    "нужно, надо, требуется, требуются, должный, обязанный, обязать, требоваться, "
+    "необходимый, нужный, обязательный, "
+    "必须, 务必, 须, 必需, 应当, 应, 需要, 需, 得, 要求",
+    exclude="需要的, 得到, 获得, 取得, 得以, 记得, 觉得, 值得, 使得, 显得, 懂得, 应用, 相应, "
+    "反应, 供应, 适应, 响应, 效应, 对应, 应对, 应该",
+)
+ADVICE = WordClass.of(
+    "should, recommended, advisable, ought, "
+    "рекомендуется, рекомендуем, желательно, стоит, следует, следовать, "
+    "应该, 建议, 最好, 宜",
+)
+GUARANTEE = WordClass.of(
+    "guaranteed, guarantees, guarantee, ensures, ensure, definitely, certainly, always, "
+    "гарантирует, гарантированно, гарантировано, гарантия, всегда, несомненно, непременно, "
+    "一定, 必然, 必定, 保证, 肯定, 绝对, 确保, 总是, 始终",
+)
+_FUTURE = WordClass.of("will, shall, будет, будут, станет, 会, 将, 将会")
+STRICT = WordClass.of("必须, 务必, 必需, 一定要, обязательно, непременно, mandatory, compulsory")
+"""The strongest obligation words: `必须` says more than `应` or `需要`."""
+MODALITY: dict[str, WordClass] = {
+    "possible": POSSIBLE,
+    "typical": TYPICAL,
+    "obligation": OBLIGATION,
+    "strict": STRICT,
+    "advice": ADVICE,
+    "guarantee": GUARANTEE,
+}
+HEDGED = frozenset({"possible", "typical", "advice"})
+"""Kinds that state less than a plain assertion: evidence that only says X may, usually or
+should happen does not say that X happens."""
+
+EXCLUSIVE = WordClass.of(
+    "only, solely, exclusively, только, лишь, исключительно, 仅, 只, 仅仅, 唯一, 只能, 仅限",
+    exclude="只有, 只要, 仅当",
+)
+BOUND_PHRASES = WordClass.of(
+    "no more than, not more than, no less than, not less than, no later than, not later than, "
+    "no earlier than, no fewer than, not exceed, not to exceed, does not exceed, "
+    "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
+    "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
+    "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
+    "limited to, capped at, не ближе, не дальше, не реже, не чаще, как минимум, минимум, "
+    "максимум, как максимум, не менее чем, не более чем, "
+    "至少, 最多, 至多, 最少, 不超过, 以内, 以上, 以下, 之内, 超过, 低于, 高于, 少于, 多于, "
+    "не более, не больше, не менее, не меньше, не позднее, не позже, не ранее, не раньше, "
+    "не дольше, не свыше, не превышает, не превышать, "
+    "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",
+)
+"""Bounds written with a negation word: the negation belongs to the bound."""
+
+# conditions: `onlyif` is a necessary condition, `if` a sufficient one, `except` an exception
+_ONLY_IF = (
+    "only if", "only when", "only provided", "only where", "only in case", "only with",
+    "only after", "only upon", "only on request",
+    "только если", "только при условии", "лишь при условии", "только в случае", "лишь если",
+    "только после", "лишь после", "только по", "только при", "лишь при", "только с",
+    "только в том случае", "只有", "仅当", "仅在", "只在", "只能在", "须经", "必须经",
+)  # fmt: skip
+_UNLESS = (
+    "unless", "except if", "except when", "except where",
+    "если только не", "за исключением случаев, когда", "кроме случаев, когда",
+    "за исключением случаев", "кроме случаев", "если иное не", "除非",
+)  # fmt: skip
+_IF = (
+    "if", "in case", "whenever", "as long as", "so long as", "если", "в случае", "если же",
+    "如果", "若", "假如", "倘若", "一旦", "的话", "只要",
+)  # fmt: skip
+_PROVISO = (
+    "provided that", "provided", "on condition that",
+    "при условии, что", "при условии", "при том условии", "前提是",
+)  # fmt: skip
+"""`provided`, `as long as` are read both ways in practice: they agree with `if` and `only if`."""
+_EXCEPT = (
+    "except", "except for", "excluding", "with the exception of", "other than", "apart from",
+    "кроме", "за исключением", "исключая", "除了", "除外", "以外", "不包括",
+)  # fmt: skip
+_UNTIL = ("until", "till", "пока не", "до тех пор, пока", "до тех пор пока", "直到", "直至")
+
+
+def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
+    latin = sorted((p for p in phrases if not has_cjk(p)), key=len, reverse=True)
+    cjk = sorted((p for p in phrases if has_cjk(p)), key=len, reverse=True)
+    parts = [rf"(?<![\w-]){re.escape(p)}(?![\w-])" for p in latin] + [re.escape(p) for p in cjk]
+    return re.compile("|".join(parts))
+
+
+_EXCEPT_RE = _alternation(_EXCEPT)
+_ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,12}?[外以]")
+_BOUND_PHRASE_RE = _alternation((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk))
+_CONDITION_RES = tuple(
+    (
+        kind,
+        tuple(sorted({p.split()[0] if not has_cjk(p) else p for p in phrases})),
+        _alternation(phrases),
+    )
+    for kind, phrases in (
+        ("onlyif", _ONLY_IF),
+        ("proviso", _PROVISO),
+        ("unless", _UNLESS),
+        ("until", _UNTIL),
+        ("except", _EXCEPT),
+        ("if", _IF),
+    )
+)
+"""(kind, first words that must occur for the pattern to be tried, pattern)."""
+_ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+[^\s,;]+){1,4}?\s+□")
+"""`only` a few words before a masked `if`: `should only be given to children if …`."""
+_WITHIN_OF = re.compile(
+    r"\b(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b"
+    r"|в течение\s+(?:\S+\s+){1,3}?(?:с момента|со дня|с даты)"
+)
+"""`within 14 days of receiving` counts from the event: it says `after`."""
+_NEGATED_BOUND = re.compile(
+    r"\b(?:not|never)\s+(?:\w+\s+){0,2}?(?:beyond|longer than|more than|over|later than|past)\s+"
+    r"(?=[\d$€£]|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b)"
+)
+"""`not retained beyond 7 days` bounds the number from above; the `not` is the bound's."""
+_IMPERATIVE = re.compile(
+    r"^\s*(?:do not|don't|never|always|please\s+)?(?:take|use|store|keep|leave|stop|see|"
+    r"replace|flush|run|install|contact|call|send|submit|report|attach|read|check|avoid|"
+    r"make sure|ensure|wash|do)\b|^\s*(?:не\s+)?\w+(?:йте|ите)\b|^\s*(?:请|勿|不要|切勿|务必|禁止)",
+    re.IGNORECASE,
+)
+"""An instruction states an obligation: `Do not take more than 6 tablets` = `you must not`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Slots:
+    """The closed-class values of one text (a claim, or the sentences a claim aligns to)."""
+
+    negated: tuple[tuple[frozenset[str], str], ...]
+    """(keys of the negated word, the negation as written); after condition forms."""
+    quantified: tuple[tuple[int, str, frozenset[str]], ...]
+    """(rank: 3 universal, 2 majority, 1 some; the quantifier; keys of what it quantifies)."""
+    content: frozenset[str]
+    """Keys of every word: what the text talks about at all."""
+    exclusive: tuple[str, ...]
+    conditions: Mapping[str, str]
+    condition_content: Mapping[str, frozenset[str]]
+    """Keys of what a sufficient condition (`if Y`) says: a claim that states Y as a
+    restriction of its subject (`a product bought at a discount` for `if it was bought at a
+    discount`) keeps the condition."""
+    modality: Mapping[str, str]
+    order: Mapping[str, str]
+    inference: tuple[str, ...]
+    hedge: tuple[str, ...]
+    future: str = ""
+    """A future marker of the claim (`will`, `будет`, 会): no modality, but named when it
+    states as certain what the evidence says may happen."""
+
+
+_NEG_SKIP = frozenset(
+    """be is are was were been being do does did have has had can could will would should must
+    may might also even only yet always ever really necessarily to a an the any
+    был была было были быть будет будут является являются даже также ещё еще всегда""".split()
+)
+_ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不得|不|没|未|无|非|别|勿")
+_FREQUENCY_PHRASE = re.compile(
+    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:\d+\s*)?[a-zа-яё]+|每(?:\d+)?"
+)
+_MASK = "□"
+
+
+def _mask(text: str, pattern: re.Pattern[str]) -> str:
+    return pattern.sub(lambda m: _MASK * len(m.group()), text)
+
+
+@short_cache(maxsize=2048)
+def slots_of(text: str) -> Slots:
+    """Slots of `text` (a claim, or the clauses of its evidence that carry it)."""
+    return _slots(text)
+
+
+@short_cache(maxsize=2048)
+def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
+    """Condition kinds found (kind -> word), the text with them masked, and where each
+    kind's first condition word starts."""
+    found: dict[str, str] = {}
+    where: dict[str, int] = {}
+    masked = lowered
+    for kind, heads, pattern in _CONDITION_RES:
+        if not any(h in masked for h in heads):
+            continue
+        for m in pattern.finditer(masked):
+            if kind not in found:
+                found[kind] = m.group()
+                where[kind] = m.start()
+        masked = _mask(masked, pattern)
+    if has_cjk(masked):
+        zh = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
+        if zh is not None:
+            found.setdefault("except", "除…外")
+            where.setdefault("except", zh.start())
+            masked = masked[: zh.start()] + _MASK + masked[zh.start() + 1 :]
+    return found, masked, where
+
+
+_CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
+_WITHOUT = ("without", "без", "没有经过", "没有")
+_ZH_WITHOUT = re.compile("未经|未获|没有经过")
+"""`未经Y，不得X` (without Y, no X): X only if Y."""
+_NEGATED_MODAL = re.compile(
+    r"\b(?:need not|needn't|do not need to|does not need to|don't need to|doesn't need to|"
+    r"do not have to|does not have to|don't have to|doesn't have to|not required to|"
+    r"не нужно|не надо|не обязан\w*|не требуется|не обязательно|не должен\w*)\b"
+    r"|不需要|无需|不必|不用|无须|不须|不一定"
+)
+"""A negated obligation (`need not`, `не нужно`, 不需要) removes the obligation and negates what
+follows: `does not need to pay` says `does not pay` (as far as a gate can tell)."""
+_NEGATED_POSSIBLE = re.compile(
+    r"\b(?:not|never)\s+(?:be\s+)?(?:able|allowed|permitted|possible)\b|\b(?:may|can|could)\s+not\b"
+    r"|\bне\s+(?:может|могут|можете|можно|мочь|сможет|смогут|допускается|разрешается)\b"
+    r"|不能|不可以|不可|无法|没法|不允许|不得|不准"
+)
+_QUESTION = re.compile(r"[?？]")
+"""A question asserts nothing: a claim taken from one goes beyond it."""
+_BEFORE_NOUN = re.compile(r"(?<![\w-])до\s+(?=[а-яё])")
+"""`до отправки` is `before sending`; `до 20 дней` is a bound, not an order."""
+
+
+def _clauses(masked: str, lowered: str) -> list[tuple[int, int]]:
+    """Spans of the condition clauses: from a masked condition word to the clause's end."""
+    spans = []
+    for m in re.finditer(f"{_MASK}+", masked):
+        end = _CLAUSE_END.search(lowered, m.end())
+        spans.append((m.start(), end.start() if end else len(lowered)))
+    return spans
+
+
+def _clause_keys(lowered: str, at: int, clauses: list[tuple[int, int]]) -> frozenset[str]:
+    """Keys of the content words of the condition clause starting at `at`."""
+    span = next(((a, b) for a, b in clauses if a == at), None)
+    if span is None:
+        return frozenset()
+    words = [
+        w
+        for w in scan(lowered[span[0] : span[1]])[2]
+        if w not in EN_STOP and w not in RU_STOP and len(w) > 2
+    ][1:]  # the condition word itself is not content
+    return frozenset().union(*(keys(w) for w in words)) if words else frozenset()
+
+
+def _outside(text: str, spans: list[tuple[int, int]]) -> str:
+    out = list(text)
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
+def _slots(text: str) -> Slots:
+    lowered = text.lower().replace("’", "'")
+    conditions, masked, where = _condition_scan(lowered)
+    conditions = dict(conditions)  # the scan is cached: never change its result
+    clauses = _clauses(masked, lowered) if conditions else []
+    condition_content = {
+        kind: _clause_keys(lowered, at, clauses) for kind, at in where.items() if kind == "if"
+    }
+    masked = _bound_masked(masked)
+    if _may_have(masked, _NEGATED_MODAL_HEADS):
+        masked = _NEGATED_MODAL.sub(_keep_negation, masked)
+    words = tuple(scan(masked)[2])
+    located = _negations(masked)
+    negated = tuple(n for _, n in located)
+    main = tuple(n for pos, n in located if not any(a <= pos < b for a, b in clauses))
+    without = [n for n in negated if n[1].split()[0] in _WITHOUT]
+    if has_cjk(lowered) and _ZH_WITHOUT.search(lowered) and negated and not conditions:
+        conditions["onlyif"] = _ZH_WITHOUT.search(lowered).group()  # type: ignore[union-attr]
+        negated = negated[1:]
+        main = ()
+    elif without and len(negated) >= 2 and not conditions:
+        # `without Y, X is not done` / `без Y X не выполняется` is `X only if Y`
+        conditions["onlyif"] = without[0][1]
+        negated = tuple(n for n in negated if n is not without[0])[1:]
+        main = ()
+    if "unless" in conditions:
+        # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
+        word = conditions.pop("unless")
+        if main:
+            conditions["onlyif"] = word
+            negated = _without(negated, main[0])
+        else:
+            conditions["except"] = word
+    only_if = "if" in conditions and _ONLY_SPLIT.search(masked) is not None
+    if only_if:
+        conditions["onlyif"] = "only … " + conditions.pop("if")  # `should only be given … if`
+    elif "onlyif" in conditions and main and main[0] in negated:
+        # `only if Y is X not done` says what `X unless Y` says: one canonical form
+        conditions["except"] = conditions.pop("onlyif")
+        negated = _without(negated, main[0])
+    if "except" in conditions:
+        negated = (*negated, *_excepted(lowered))
+    wordset = _with_lemmas(words)
+    freq_free = _mask(masked, _FREQUENCY_PHRASE) if _may_have(masked, _FREQUENCY_HEADS) else masked
+    modality = {
+        kind: hit[0] for kind, cls in MODALITY.items() if (hit := cls.find(masked, wordset))
+    }
+    if "possible" in modality and _NEGATED_POSSIBLE.search(lowered):
+        del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
+    if _IMPERATIVE.search(text):
+        modality.setdefault("obligation", "(instruction)")
+    order = {}
+    plain = scan(lowered)
+    unbounded = scan(_bound_masked(lowered))
+    for kind, cls in (("before", BEFORE), ("after", AFTER), ("more", MORE), ("less", LESS)):
+        hit = cls.find(unbounded[0], unbounded[1])
+        if hit:
+            order[kind] = hit[0]
+    if _WITHIN_OF.search(lowered):
+        order.setdefault("after", "within … of")
+    if _BEFORE_NOUN.search(lowered):
+        order.setdefault("before", "до")
+    return Slots(
+        negated=negated,
+        quantified=_quantified(freq_free),
+        content=frozenset().union(*(keys(w) for w in words)) if words else frozenset(),
+        exclusive=() if only_if else tuple(EXCLUSIVE.find(masked, wordset)),
+        conditions=conditions,
+        condition_content=condition_content,
+        modality=modality,
+        order=order,
+        inference=tuple(INFERENCE.find(lowered, plain[1])),
+        hedge=tuple(HEDGE.find(masked, wordset))
+        + (("(question)",) if _QUESTION.search(text) else ()),
+        future=next(iter(_FUTURE.find(masked, wordset)), ""),
+    )
+
+
+Negation = tuple[frozenset[str], str]
+
+
+def _without(negated: tuple[Negation, ...], one: Negation) -> tuple[Negation, ...]:
+    """`negated` less the first entry equal to `one`."""
+    out = list(negated)
+    if one in out:
+        out.remove(one)
+    return tuple(out)
+
+
+def _keep_negation(m: re.Match[str]) -> str:
+    """Mask a negated modal but its negation word: `не нужно` -> `не □□□□□`."""
+    text = m.group()
+    neg = re.match(r"(?:not|don't|doesn't|do not|does not|need not|не|不|无|不必)", text)
+    head = "not" if text.startswith("need") else (neg.group() if neg else "")
+    if text.startswith("need") or text.startswith("not"):
+        head = "not"
+    return head + _MASK * (len(text) - len(head))
+
+
+def _heads(phrases: Iterable[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """First words (Latin, Cyrillic) and whole phrases (CJK) a text must have for a phrase
+    pattern to be worth running: big alternations are slow on every text, set lookups not."""
+    words = frozenset(p.split()[0] for p in phrases if not has_cjk(p))
+    return words, tuple(p for p in phrases if has_cjk(p))
+
+
+def _may_have(text: str, heads: tuple[frozenset[str], tuple[str, ...]]) -> bool:
+    words, cjk = heads
+    return bool(words & scan(text)[1]) or any(c in text for c in cjk)
+
+
+_BOUND_HEADS = _heads((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk, "not", "never"))
+_NEGATED_MODAL_HEADS = _heads(
+    (
+        "not",
+        "need",
+        "do",
+        "does",
+        "don't",
+        "doesn't",
+        "needn't",
+        "не",
+        "不需要",
+        "无需",
+        "不必",
+        "不用",
+        "无须",
+        "不须",
+        "不一定",
+    )
+)
+_FREQUENCY_HEADS = _heads(("every", "each", "каждые", "каждый", "каждую", "каждое", "每"))
+
+
+@short_cache(maxsize=2048)
+def _bound_masked(text: str) -> str:
+    """`text` with bound phrases masked (`no more than`, `не превышать`, 不超过)."""
+    if not _may_have(text, _BOUND_HEADS):
+        return text
+    return _mask(_mask(text, _NEGATED_BOUND), _BOUND_PHRASE_RE)
+
+
+def _with_lemmas(words: tuple[str, ...]) -> frozenset[str]:
+    """The words and, for Russian ones, their lemmas: `можете` is a form of `мочь`."""
+    found = set(words)
+    for w in words:
+        if w[:1] >= "\u0400" and w[:1] <= "\u04ff":
+            found.update(lemma for lemma, _ in ru_lemmas(w)[:1])
+    return frozenset(found)
+
+
+_CONTENT_AHEAD = 1
+"""A negation applies to the next content word (`not kept`, `не на срочных контрактах`)."""
+
+
+_MODAL_WORDS = frozenset(w for c in (POSSIBLE, OBLIGATION, ADVICE) for w in c.words)
+"""A negated modal negates what follows it: `не может превышать` negates `превышать`."""
+
+
+def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[str]:
+    """Keys of the next content words; those of the second one tagged `2:` (what an
+    elliptic negation may apply to: `covers X but not damage` ~ `does not cover damage`)."""
+    found: set[str] = set()
+    n = 0
+    for word in words:
+        if (
+            word in _NEG_SKIP
+            or word in NEGATION.words
+            or word in EN_STOP
+            or word in RU_STOP
+            or word in _MODAL_WORDS
+        ):
+            continue
+        if len(word) < 2:
+            continue
+        found |= keys(word) if n < n_words else {f"2:{k}" for k in keys(word)}
+        n += 1
+        if n == n_words + 1:
+            break
+    return frozenset(found)
+
+
+_ZH_AUX = frozenset(
+    "能 可以 可 会 支持 予 予以 得 应 需要 需 必 用 是 被 在 将 再 允许 能够 准".split()
+)
+"""Auxiliaries between a Chinese negation and what it negates: 不支持退货 / 不能退货 / 不予退还."""
+_WORD_AT = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+
+
+def _negations(text: str) -> list[tuple[int, Negation]]:
+    """(position, (keys of what is negated, the negation as written)) of every negation:
+    the next content words (`not kept` -> keep, `не подозревают`), or, for a negation that
+    ends its clause (`вернуть нельзя`), the content words before it; for Chinese the word
+    after any auxiliary (`不支持退货` -> 退货). Comparing what is negated, not mere counts,
+    ties a negation to its clause."""
+    out: list[tuple[int, Negation]] = []
+    found = list(_WORD_AT.finditer(text))
+    words = [m.group() for m in found]
+    for i, m in enumerate(found):
+        word = m.group()
+        if word not in NEGATION.words:
+            continue
+        ahead = words[i + 1 : i + 6]
+        target = _targets(ahead)
+        if not target:
+            target = _targets(reversed(words[max(0, i - 3) : i]))
+        out.append((m.start(), (target, " ".join((word, *ahead[:2])))))
+    if has_cjk(text):
+        masked = text
+        for ex in NEGATION.cjk_exclude:
+            masked = masked.replace(ex, _MASK * len(ex))
+        for m in _ZH_NEG.finditer(masked):
+            follow = [w for w in _zh_words(text[m.end() : m.end() + 12]) if w.strip()]
+            while follow and (follow[0] in _ZH_AUX or not has_cjk(follow[0]) or len(follow[0]) < 2):
+                follow = follow[1:]
+            word = follow[0] if follow else ""
+            out.append((m.start(), (keys(word) if word else frozenset(), m.group() + word)))
+    return out
+
+
+def _negated(lowered: str, words: tuple[str, ...] = ()) -> tuple[Negation, ...]:
+    return tuple(n for _, n in _negations(lowered))
+
+
+def _zh_words(text: str) -> tuple[str, ...]:
+    from stream.verify.align import zh_words
+
+    return zh_words(text)
+
+
+_RANKS = ((3, UNIVERSAL), (2, MAJORITY), (1, SOME))
+
+
+def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
+    """(rank, quantifier, keys of what it quantifies) of every quantifier, in text order."""
+    found: list[tuple[int, int, str, frozenset[str]]] = []
+    for m in _WORD_AT.finditer(lowered):
+        for rank, cls in _RANKS:
+            if m.group() in cls.words:
+                ahead = scan(lowered[m.end() : m.end() + 80])[2]
+                found.append((m.start(), rank, m.group(), _targets(ahead)))
+    for rank, cls in _RANKS:
+        for phrase in cls.phrases:
+            for m in re.finditer(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", lowered):
+                ahead = scan(lowered[m.end() : m.end() + 80])[2]
+                found.append((m.start(), rank, phrase, _targets(ahead)))
+        if cls.cjk and has_cjk(lowered):
+            for w in cls.cjk:
+                at = lowered.find(w)
+                if at >= 0:
+                    follow = lowered[at + len(w) : at + len(w) + 4].strip("的 ")
+                    head = follow[:2]
+                    target = keys(head) if len(head) == 2 and has_cjk(head) else frozenset()
+                    found.append((at, rank, w, target))
+    found.sort(key=lambda t: t[0])
+    return tuple((rank, word, target) for _, rank, word, target in found)
+
+
+_EXCEPTED = "⊄"
+"""Marks a negation that an exception makes (`except on public holidays`)."""
+
+
+def _excepted(lowered: str) -> tuple[tuple[frozenset[str], str], ...]:
+    """What an exception (`except on public holidays`, `кроме выходных`, 除了周末) takes out:
+    a claim that asserts it states the opposite of the evidence."""
+    out = []
+    for m in _EXCEPT_RE.finditer(lowered):
+        ahead = scan(lowered[m.end() : m.end() + 60])[2]
+        target = _targets(ahead, n_words=3)
+        if target:
+            out.append((target, f"{_EXCEPTED}{m.group()} {' '.join(ahead[:2])}"))
+    return tuple(out)
+
+
+def _first(keys_: frozenset[str]) -> frozenset[str]:
+    return frozenset(k for k in keys_ if not k.startswith("2:"))
+
+
+def _second(keys_: frozenset[str]) -> frozenset[str]:
+    return frozenset(k[2:] for k in keys_ if k.startswith("2:"))
+
+
+def _meets(a: Negation, b: Negation) -> bool:
+    """Two negations negate the same thing: the same next content word, or, for verbal
+    negations, one's next word the other's second (`not cover damage` / `not damage`)."""
+    fa, fb = _first(a[0]), _first(b[0])
+    if fa & fb or (not fa and not fb):
+        return True
+    if a[1].split()[0] in _WITHOUT or b[1].split()[0] in _WITHOUT:
+        return False
+    return bool(fa & _second(b[0]) or _second(a[0]) & fb)
+
+
+_OPPOSITE = {"before": "after", "after": "before", "more": "less", "less": "more"}
+
+
+def compare(
+    claim: Slots, evidence: Slots, claim_keys: frozenset[str]
+) -> tuple[list[RiskSignal], list[RiskSignal]]:
+    """(every slot the claim fills differently from its evidence, those of them where the
+    evidence states the opposite value: a negated predicate, the reverse order)."""
+    out: list[RiskSignal] = []
+    opposite: list[RiskSignal] = []
+    relevant = [e for e in evidence.negated if _first(e[0]) & claim_keys]
+    unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
+    unmatched_evidence = [e for e in relevant if not any(_meets(c, e) for c in claim.negated)]
+    if unmatched_claim or unmatched_evidence:
+        said = ", ".join(c[1] for c in claim.negated) or "none"
+        stated = ", ".join(e[1] for e in relevant) or "none"
+        signal = RiskSignal(SignalCode.NEGATION_MISMATCH, f"claim: {said} (evidence: {stated})")
+        out.append(signal)
+        # the evidence states the predicate the claim negates, or negates the one it states
+        # (an exception the evidence makes is no such statement: `except uploads` does not say
+        # what uploads are allowed)
+        asserted = [e for e in unmatched_evidence if not e[1].startswith(_EXCEPTED)]
+        # with a condition in the evidence, a negation the claim adds usually restates it
+        # (`expires unless renewed` / `expires if not renewed`): not a contradiction
+        plain = not evidence.conditions
+        if asserted or (plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)):
+            opposite.append(signal)
+    out += _quantifiers(claim, evidence, claim_keys)
+    if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
+        out.append(
+            RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
+        )
+    out += _conditions(claim.conditions, evidence.conditions)
+    if "onlyif" in evidence.conditions and "onlyif" not in claim.conditions and claim.exclusive:
+        out = [
+            o
+            for o in out
+            if not (
+                o.code is SignalCode.CONDITION_DROPPED
+                and "only" not in o.detail
+                and o.detail.startswith(evidence.conditions["onlyif"])
+            )
+        ]
+    out = [
+        o
+        for o in out
+        if not (
+            o.code is SignalCode.CONDITION_DROPPED
+            and "if" in evidence.conditions
+            and o.detail.startswith(evidence.conditions["if"] + " ")
+            and _restated(evidence.condition_content.get("if", frozenset()), claim_keys)
+        )
+    ]
+    out += _modality(claim, evidence)
+    for kind, word in claim.order.items():
+        if kind not in evidence.order:
+            stated = ", ".join(evidence.order.values()) or "none"
+            signal = RiskSignal(SignalCode.ORDER_MISMATCH, f"{word} (evidence: {stated})")
+            out.append(signal)
+            if _OPPOSITE[kind] in evidence.order and _OPPOSITE[kind] not in claim.order:
+                opposite.append(signal)
+    for cue in claim.inference:
+        if cue not in evidence.inference:
+            out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
+    return out, opposite
+
+
+def _restated(condition: frozenset[str], claim_keys: frozenset[str]) -> bool:
+    return (
+        bool(condition)
+        and len(condition & claim_keys) * 3 >= len(condition) * 2
+        and bool(condition & claim_keys)
+    )
+
+
+def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """Quantifiers compared on what they quantify: `all backups` needs `all` (or `every`) on
+    backups; dropping `some` widens; `some` for the evidence's `all` says less than it does
+    and implies not all."""
+    out = []
+
+    def rank_on(target: frozenset[str], side: Slots) -> tuple[int, str]:
+        hits = [(r, w) for r, w, t in side.quantified if not target or not t or t & target]
+        return max(hits, default=(0, ""))
+
+    for c, word, target in claim.quantified:
+        e, e_word = rank_on(target, evidence)
+        if (c == 3 and e < 3) or (c == 2 and e == 1):
+            out.append(
+                RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{word} (evidence: {e_word or 'none'})")
+            )
+        elif c == 1 and e == 3:
+            out.append(RiskSignal(SignalCode.QUANTIFIER_MISMATCH, f"{word} (evidence: {e_word})"))
+    for e, word, target in evidence.quantified:
+        if 0 < e < 3 and (not target or target & claim_keys):
+            c, _ = rank_on(target, claim)
+            if c == 0:
+                detail = f"unquantified (evidence: {word})"
+                out.append(RiskSignal(SignalCode.QUANTIFIER_WIDENED, detail))
+    return out
+
+
+def _conditions(claim: Mapping[str, str], evidence: Mapping[str, str]) -> list[RiskSignal]:
+    """A condition of the evidence the claim drops, or one whose kind it changes (a
+    necessary condition stated as a sufficient one: `only if` -> `if`); a claim may add a
+    sufficient condition of its own, which only narrows what it says."""
+    out = []
+    for kind, word in evidence.items():
+        if kind in claim:
+            continue
+        if kind == "proviso" and {"if", "onlyif"} & set(claim):
+            continue
+        if kind in ("if", "onlyif") and "proviso" in claim:
+            continue
+        other = {"if": "onlyif", "onlyif": "if"}.get(kind, "")
+        if other in claim:
+            said = claim[other]
+            out.append(RiskSignal(SignalCode.CONDITION_CHANGED, f"{said} (evidence: {word})"))
+            continue
+        out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{word} (claim: none)"))
+    for kind, word in claim.items():
+        if kind in evidence or kind in ("if", "proviso"):
+            continue
+        if kind == "onlyif" and ({"if", "proviso"} & set(evidence)):
+            continue  # reported above, or a proviso
+        out.append(RiskSignal(SignalCode.CONDITION_CHANGED, f"{word} (evidence: none)"))
+    return out
+
+
+def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
+    out = []
+    c_kinds, e_kinds = set(claim.modality), set(evidence.modality)
+    hedged_claim = bool(c_kinds & HEDGED) or bool(claim.hedge)
+    weak = sorted(e_kinds & {"possible", "typical"})
+    if weak and not (c_kinds & HEDGED):
+        said = next(iter(claim.modality.values()), claim.future or "unhedged")
+        out.append(
+            RiskSignal(
+                SignalCode.MODALITY_STRENGTHENED,
+                f"{said} (evidence: {evidence.modality[weak[0]]})",
+            )
+        )
+    for kind in ("obligation", "strict", "guarantee"):
+        if kind == "obligation" and "onlyif" in evidence.conditions:
+            continue  # `can only be taken with approval` says `taking it requires approval`
+        if kind in c_kinds and kind not in e_kinds:
+            stated = next(iter(evidence.modality.values()), "none")
+            out.append(
+                RiskSignal(
+                    SignalCode.MODALITY_STRENGTHENED, f"{claim.modality[kind]} (evidence: {stated})"
+                )
+            )
+    if "advice" in e_kinds and not hedged_claim and not (c_kinds & {"obligation", "advice"}):
+        out.append(
+            RiskSignal(
+                SignalCode.MODALITY_STRENGTHENED,
+                f"unhedged (evidence: {evidence.modality['advice']})",
+            )
+        )
+    if evidence.hedge and not claim.hedge:
+        out.append(
+            RiskSignal(
+                SignalCode.MODALITY_STRENGTHENED, f"unhedged (evidence: {evidence.hedge[0]})"
+            )
+        )
+    return out
