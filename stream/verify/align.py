@@ -575,9 +575,10 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
     found, opposed = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
     mismatches += found
     states_other += opposed
+    clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
     for q in c_quantities:
         others = tuple(o for o in c_quantities if o is not q)
-        found_in = None if q.frequency else _clause_of(q, sentences, frozen_keys, others)
+        found_in = None if q.frequency else _clause_of(q, sentences, clause_keys, others)
         if found_in is None:
             continue
         amounts = found_in[1]
@@ -592,8 +593,10 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
     if c_bounds:
         for q in c_quantities:
             others = tuple(o for o in c_quantities if o is not q)
-            found_in = _clause_of(q, sentences, frozen_keys, others, margin=1.0)
-            if found_in is not None and f"#{q.value}" in c_bounds:
+            found_in = _clause_of(q, sentences, clause_keys, others, margin=1.0)
+            # a number the claim bounds in two ways (`more than 12 hours`, `each full 12
+            # hours`) spans clauses: compare it with the whole focus, not one clause
+            if found_in is not None and len(c_bounds.get(f"#{q.value}", ())) == 1:
                 e_bounds = {**e_bounds, **bounds(found_in[0])}
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
@@ -768,13 +771,25 @@ def _clause_of(
                 candidates.append((c, amounts))
         if len(candidates) < 2:
             continue
-        keysets = [span_keys(c) for c, _ in candidates]
+        keysets = [_content_keys(c) for c, _ in candidates]
+        stated_in = [quantities(normalize_zh(c)) for c, _ in candidates]
+        holding = [
+            i
+            for i, (_, amounts) in enumerate(candidates)
+            if any(same_amount(q, e) for e in amounts)
+        ]
         scored = []
         for i, (c, amounts) in enumerate(candidates):
             unique = keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
+            if holding == [i] and (not unique or unique & claim_keys):
+                return None  # the one clause stating the claim's amount may be about it
             share = len(unique & claim_keys) / len(unique) if unique else 0.0
+            # an amount every clause states tells the clauses apart no better than none
             stated = [
-                o for o in others if any(same_amount(o, e) for e in quantities(normalize_zh(c)))
+                o
+                for o in others
+                if any(same_amount(o, e) for e in stated_in[i])
+                and not all(any(same_amount(o, e) for e in es) for es in stated_in)
             ]
             scored.append((share + len(stated), c, amounts))
         scored.sort(key=lambda t: t[0], reverse=True)
@@ -783,6 +798,24 @@ def _clause_of(
             return scored[0][1], scored[0][2]
         return None
     return None
+
+
+@short_cache(maxsize=1024)
+def _content_keys(text: str) -> frozenset[str]:
+    """Keys of the content words of `text`: bound phrases (`up to a maximum of`, 最多),
+    closed-class and stop words left out, so a clause that only bounds an amount has none."""
+    text = _BOUND_MASK.sub(lambda m: " " * len(m.group()), normalize_zh(text))
+    found: set[str] = set()
+    for original in _WORD.findall(text):
+        w = original.lower()
+        if w in _CLOSED_WORDS or w in EN_STOP or w in RU_STOP or w in _NUMBER_WORDS:
+            continue
+        found |= _evidence_word_keys(original)
+    if has_cjk(text):
+        for w in zh_words(_mask_closed(text)):
+            if has_cjk(w) and w not in _CLOSED_CHARS and not all(c in ZH_STOP_CHARS for c in w):
+                found |= keys(w)
+    return frozenset(found)
 
 
 _MONTHS = {

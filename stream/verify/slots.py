@@ -31,6 +31,7 @@ from stream.verify.units import (
     MAJORITY,
     MORE,
     NEGATION,
+    RU_NUMBERS,
     SOME,
     UNIVERSAL,
     WordClass,
@@ -61,14 +62,14 @@ OBLIGATION = WordClass.of(
     "have to, has to, had to, need to, needs to, "
     "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
     "нужно, надо, требуется, требуются, должный, обязанный, обязать, требоваться, "
-    "необходимый, нужный, обязательный, "
+    "необходимый, нужный, обязательный, следует, следовать, "
     "必须, 务必, 须, 必需, 应当, 应, 需要, 需, 得, 要求",
     exclude="需要的, 得到, 获得, 取得, 得以, 记得, 觉得, 值得, 使得, 显得, 懂得, 应用, 相应, "
     "反应, 供应, 适应, 响应, 效应, 对应, 应对, 应该",
 )
 ADVICE = WordClass.of(
     "should, recommended, advisable, ought, "
-    "рекомендуется, рекомендуем, желательно, стоит, следует, следовать, "
+    "рекомендуется, рекомендуем, желательно, стоит, "
     "应该, 建议, 最好, 宜",
 )
 GUARANTEE = WordClass.of(
@@ -77,8 +78,12 @@ GUARANTEE = WordClass.of(
     "一定, 必然, 必定, 保证, 肯定, 绝对, 确保, 总是, 始终",
 )
 _FUTURE = WordClass.of("will, shall, будет, будут, станет, 会, 将, 将会")
-STRICT = WordClass.of("必须, 务必, 必需, 一定要, обязательно, непременно, mandatory, compulsory")
-"""The strongest obligation words: `必须` says more than `应` or `需要`."""
+STRICT = WordClass.of(
+    "必须, 务必, 必需, 须, 一定要, обязательно, непременно, mandatory, compulsory",
+    exclude="无须, 无需, 不须, 须知",
+)
+"""The strongest obligation words: `必须` (and its formal short form `须`) says more than `应`
+or `需要`."""
 MODALITY: dict[str, WordClass] = {
     "possible": POSSIBLE,
     "typical": TYPICAL,
@@ -88,6 +93,7 @@ MODALITY: dict[str, WordClass] = {
     "guarantee": GUARANTEE,
 }
 HEDGED = frozenset({"possible", "typical", "advice"})
+_FIRM = frozenset({"obligation", "strict", "guarantee"})
 """Kinds that state less than a plain assertion: evidence that only says X may, usually or
 should happen does not say that X happens."""
 
@@ -101,7 +107,9 @@ BOUND_PHRASES = WordClass.of(
     "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
-    "limited to, capped at, не ближе, не дальше, не реже, не чаще, как минимум, минимум, "
+    "limited to, capped at, младше, моложе, старше, "
+    "не ближе, не дальше, не реже, не чаще, "
+    "как минимум, минимум, "
     "максимум, как максимум, не менее чем, не более чем, "
     "至少, 最多, 至多, 最少, 不超过, 以内, 以上, 以下, 之内, 超过, 低于, 高于, 少于, 多于, "
     "не более, не больше, не менее, не меньше, не позднее, не позже, не ранее, не раньше, "
@@ -184,6 +192,14 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 """An instruction states an obligation: `Do not take more than 6 tablets` = `you must not`."""
+_RU_FIRST_WORD = re.compile(r"^\s*(?:не\s+)?([А-ЯЁ][а-яё]+(?:ть|ться|чь|тись))\b")
+
+
+def _opens_with_infinitive(text: str) -> bool:
+    """A Russian rule opening with an infinitive (`Хранить при температуре…`) is an
+    instruction; pymorphy3 tells the verb from a noun of the same ending (`Честность`)."""
+    m = _RU_FIRST_WORD.match(text)
+    return m is not None and any(pos == "INFN" for _, pos in ru_lemmas(m.group(1).lower())[:1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +292,11 @@ _NEGATED_POSSIBLE = re.compile(
 )
 _QUESTION = re.compile(r"[?？]")
 """A question asserts nothing: a claim taken from one goes beyond it."""
-_BEFORE_NOUN = re.compile(r"(?<![\w-])до\s+(?=[а-яё])")
+_BEFORE_NOUN = re.compile(
+    r"(?<![\w-])до\s+(?!(?:"
+    + "|".join(sorted(RU_NUMBERS, key=len, reverse=True))
+    + r")(?![\w-]))(?=[а-яё])"
+)
 """`до отправки` is `before sending`; `до 20 дней` is a bound, not an order."""
 
 
@@ -358,7 +378,7 @@ def _slots(text: str) -> Slots:
     }
     if "possible" in modality and _NEGATED_POSSIBLE.search(lowered):
         del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
-    if _IMPERATIVE.search(text):
+    if _IMPERATIVE.search(text) or (not modality and _opens_with_infinitive(text)):
         modality.setdefault("obligation", "(instruction)")
     order = {}
     plain = scan(lowered)
@@ -736,6 +756,10 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     c_kinds, e_kinds = set(claim.modality), set(evidence.modality)
     hedged_claim = bool(c_kinds & HEDGED) or bool(claim.hedge)
     weak = sorted(e_kinds & {"possible", "typical"})
+    if "onlyif" in evidence.conditions and "possible" in weak and not c_kinds & _FIRM:
+        # `can X only if Y` (只有Y才能X) is a rule about X, not a hedge on it; a claim that
+        # says X *must* happen still says more
+        weak.remove("possible")
     if weak and not (c_kinds & HEDGED):
         said = next(iter(claim.modality.values()), claim.future or "unhedged")
         out.append(
