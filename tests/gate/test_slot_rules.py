@@ -125,3 +125,26 @@ def test_formal_xu_is_the_strict_obligation() -> None:
         "婚假必须在领取结婚证后12个月内休完。", evidence
     )
     assert "strict" not in slots_of("无须提交申请。").modality
+
+
+def test_a_left_out_conjunct_is_not_a_dropped_restriction() -> None:
+    evidence = (
+        "Planned maintenance is announced at least 72 hours in advance and does not count as "
+        "downtime."
+    )
+    codes = _codes("Planned maintenance does not count as downtime.", evidence)
+    assert SignalCode.CONDITION_DROPPED not in codes
+    zh = "超出频率限制时，接口返回错误码429，客户端应等待至少1秒后再重试。"
+    assert SignalCode.CONDITION_DROPPED not in _codes("如果超出频率限制，接口会返回429错误码。", zh)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The recovery time objective is 4 hours.", "For databases under 500 GB, the recovery time objective is 4 hours."),
+        ("Restores can take up to 48 hours.", "Restores of more than 1 TB can take up to 48 hours."),
+        ("恢复时间一般不超过2小时。", "容量在500 GB以内的数据库，恢复时间一般不超过2小时。"),
+    ],
+)  # fmt: skip
+def test_a_dropped_restriction_is_still_named(claim: str, evidence: str) -> None:
+    assert SignalCode.CONDITION_DROPPED in _codes(claim, evidence)
