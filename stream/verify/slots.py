@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import keys, ru_lemmas
@@ -225,6 +225,11 @@ class Slots:
     future: str = ""
     """A future marker of the claim (`will`, `будет`, 会): no modality, but named when it
     states as certain what the evidence says may happen."""
+    if_negated: tuple[tuple[frozenset[str], str], ...] = ()
+    """The one negation inside an `if` clause (`if the item is not damaged`): `if not Y, X`
+    may restate the evidence's `X unless Y`."""
+    main_negated: bool = False
+    """A negation outside every condition clause."""
 
 
 _NEG_SKIP = frozenset(
@@ -354,6 +359,7 @@ def _slots(text: str) -> Slots:
         conditions["onlyif"] = without[0][1]
         negated = tuple(n for n in negated if n is not without[0])[1:]
         main = ()
+    if_negations = tuple(_if_negations(where.get("if"), clauses, located, conditions))
     if "unless" in conditions:
         # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
         word = conditions.pop("unless")
@@ -404,10 +410,28 @@ def _slots(text: str) -> Slots:
         hedge=tuple(HEDGE.find(masked, wordset))
         + (("(question)",) if _QUESTION.search(text) else ()),
         future=next(iter(_FUTURE.find(masked, wordset)), ""),
+        if_negated=if_negations if len(if_negations) == 1 else (),
+        main_negated=bool(main),
     )
 
 
 Negation = tuple[frozenset[str], str]
+
+
+def _if_negations(
+    at: int | None,
+    clauses: list[tuple[int, int]],
+    located: list[tuple[int, Negation]],
+    conditions: Mapping[str, str],
+) -> list[Negation]:
+    """The negations inside the `if` clause starting at `at`, when no other condition form
+    is present to read it against."""
+    if at is None or {"unless", "onlyif", "except"} & set(conditions):
+        return []
+    span = next(((a, b) for a, b in clauses if a == at), None)
+    if span is None:
+        return []
+    return [n for pos, n in located if span[0] <= pos < span[1]]
 
 
 def _without(negated: tuple[Negation, ...], one: Negation) -> tuple[Negation, ...]:
@@ -632,6 +656,7 @@ def compare(
     evidence states the opposite value: a negated predicate, the reverse order)."""
     out: list[RiskSignal] = []
     opposite: list[RiskSignal] = []
+    claim = _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence)
     relevant = [e for e in evidence.negated if _first(e[0]) & claim_keys]
     unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
     unmatched_evidence = [e for e in relevant if not any(_meets(c, e) for c in claim.negated)]
@@ -687,6 +712,50 @@ def compare(
         if cue not in evidence.inference:
             out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
     return out, opposite
+
+
+def _if_not_as_unless(claim: Slots, evidence: Slots) -> Slots:
+    """`if not Y, X` states `X unless Y` (如果没有Y，X = 除非Y，否则X), and `if not Y, not X`
+    states `X only if Y`: read the claim in the evidence's form when the evidence states the
+    rule with `unless`/`only if`/`except` and no `if` of its own."""
+    kinds = set(evidence.conditions)
+    if not claim.if_negated or "if" not in claim.conditions or "if" in kinds:
+        return claim
+    wanted = "onlyif" if claim.main_negated else "except"
+    if wanted not in kinds:
+        return claim
+    conditions = {k: v for k, v in claim.conditions.items() if k != "if"}
+    conditions[wanted] = f"if not ({claim.conditions['if']})"
+    negated = _without(claim.negated, claim.if_negated[0])
+    if wanted == "onlyif":
+        negated = negated[1:]  # the rule's own negation belongs to the condition form
+    return replace(claim, conditions=conditions, negated=negated, condition_content={})
+
+
+def _not_before_as_only_after(claim: Slots, evidence: Slots) -> Slots:
+    """`X cannot happen before Y` states the rule `X only after Y` (Y之前无法X = 只有在Y后才能X):
+    read the claim in the evidence's form when that is the form the evidence uses."""
+    if not (
+        "onlyif" in evidence.conditions
+        and "after" in evidence.order
+        and "before" in claim.order
+        and "after" not in claim.order
+        and not claim.conditions
+        and len(claim.negated) == 1
+    ):
+        return claim
+    order = {k: v for k, v in claim.order.items() if k != "before"}
+    order["after"] = "(not before)"
+    modality = dict(claim.modality)
+    if "possible" in evidence.modality:
+        modality.setdefault("possible", "(not before)")
+    return replace(
+        claim,
+        negated=(),
+        conditions={"onlyif": f"not … {claim.order['before']}"},
+        order=order,
+        modality=modality,
+    )
 
 
 def _restated(condition: frozenset[str], claim_keys: frozenset[str]) -> bool:

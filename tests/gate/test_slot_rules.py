@@ -148,3 +148,28 @@ def test_a_left_out_conjunct_is_not_a_dropped_restriction() -> None:
 )  # fmt: skip
 def test_a_dropped_restriction_is_still_named(claim: str, evidence: str) -> None:
     assert SignalCode.CONDITION_DROPPED in _codes(claim, evidence)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("如果商品没有质量问题，退货运费由买家自己承担。", "除非商品存在质量问题，否则退货运费由买家承担。"),
+        ("If the item did not arrive damaged, shipping costs are not refunded.", "Shipping costs are not refunded unless the item arrived damaged."),
+    ],
+)  # fmt: skip
+def test_if_not_restates_unless(claim: str, evidence: str) -> None:
+    codes = _codes(claim, evidence)
+    assert not codes & {SignalCode.NEGATION_MISMATCH, SignalCode.CONDITION_DROPPED}
+
+
+def test_if_without_the_negation_is_not_unless() -> None:
+    evidence = "Shipping costs are not refunded unless the item arrived damaged."
+    found = align("If the item arrived damaged, shipping costs are not refunded.", evidence)
+    assert not found.complete
+
+
+def test_cannot_before_restates_only_after() -> None:
+    evidence = "只有在订单状态变为“已签收”后，才能提交退货申请。"
+    found = align("订单状态变为“已签收”之前，无法提交退货申请。", evidence)
+    assert found.complete, found.mismatches
+    assert not align("订单状态变为“已签收”之前，可以提交退货申请。", evidence).complete
