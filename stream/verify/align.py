@@ -357,7 +357,8 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
     shared = [_shared(words, k) for _, k in parts]
     best = max(shared)
     kept = [p for (p, _), n in zip(parts, shared, strict=True) if n and n * 2 >= best]
-    return " ".join(kept) if kept else focus
+    # kept clauses stay separate statements (`_dropped_bounds` reads them one by one)
+    return "; ".join(p.strip() for p in kept) if kept else focus
 
 
 _CONDITION_START = re.compile(
@@ -416,10 +417,6 @@ def strip_attribution(claim: str) -> str:
 
 def _scan_words(text: str) -> frozenset[str]:
     return scan(text)[1]
-
-
-def _normalized_quantities(text: str) -> tuple[Quantity, ...]:
-    return quantities(normalize_zh(text))
 
 
 _ON_NORMALIZED: dict[Callable[[str], object], Callable[[str], object]] = {}
@@ -664,9 +661,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     )
     mismatches += found
     states_other += opposed
+    clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
     for q in c_quantities:
         others = tuple(o for o in c_quantities if o is not q)
-        found_in = None if q.frequency else _clause_of(q, sentences, frozen_keys, others)
+        found_in = None if q.frequency else _clause_of(q, sentences, clause_keys, others)
         if found_in is None:
             continue
         amounts = found_in[1]
@@ -677,15 +675,14 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             mismatches.append(signal)
             states_other.append(signal)
     c_bounds = bounds(claim_n) if c_quantities else {}
-    focus_bounds: Callable[[], dict[str, frozenset[str]]] = (
-        (lambda: ev.get(bounds)) if whole else (lambda: bounds(focus))
-    )
-    e_bounds = focus_bounds() if c_bounds else {}
+    e_bounds = (ev.get(bounds) if whole else bounds(focus)) if c_bounds else {}
     if c_bounds:
         for q in c_quantities:
             others = tuple(o for o in c_quantities if o is not q)
-            found_in = _clause_of(q, sentences, frozen_keys, others, margin=1.0)
-            if found_in is not None and f"#{q.value}" in c_bounds:
+            found_in = _clause_of(q, sentences, clause_keys, others, margin=1.0)
+            # a number the claim bounds in two ways (`more than 12 hours`, `each full 12
+            # hours`) spans clauses: compare it with the whole focus, not one clause
+            if found_in is not None and len(c_bounds.get(f"#{q.value}", ())) == 1:
                 e_bounds = {**e_bounds, **bounds(found_in[0])}
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
@@ -698,13 +695,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             mismatches.append(signal)
             if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
                 states_other.append(signal)  # at least 5 for no more than 5
-    mismatches += _dropped_bounds(
-        c_quantities,
-        focus_bounds(),
-        (lambda: ev.get(_normalized_quantities))
-        if whole
-        else (lambda: _normalized_quantities(focus)),
-    )
+    mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
     dated = _dates_differ(claim_n, sentences)
     mismatches += dated
     states_other += dated
@@ -866,13 +857,25 @@ def _clause_of(
                 candidates.append((c, amounts))
         if len(candidates) < 2:
             continue
-        keysets = [span_keys(c) for c, _ in candidates]
+        keysets = [_content_keys(c) for c, _ in candidates]
+        stated_in = [quantities(normalize_zh(c)) for c, _ in candidates]
+        holding = [
+            i
+            for i, (_, amounts) in enumerate(candidates)
+            if any(same_amount(q, e) for e in amounts)
+        ]
         scored = []
         for i, (c, amounts) in enumerate(candidates):
             unique = keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
+            if holding == [i] and (not unique or unique & claim_keys):
+                return None  # the one clause stating the claim's amount may be about it
             share = len(unique & claim_keys) / len(unique) if unique else 0.0
+            # an amount every clause states tells the clauses apart no better than none
             stated = [
-                o for o in others if any(same_amount(o, e) for e in quantities(normalize_zh(c)))
+                o
+                for o in others
+                if any(same_amount(o, e) for e in stated_in[i])
+                and not all(any(same_amount(o, e) for e in es) for es in stated_in)
             ]
             scored.append((share + len(stated), c, amounts))
         scored.sort(key=lambda t: t[0], reverse=True)
@@ -881,6 +884,24 @@ def _clause_of(
             return scored[0][1], scored[0][2]
         return None
     return None
+
+
+@short_cache(maxsize=1024)
+def _content_keys(text: str) -> frozenset[str]:
+    """Keys of the content words of `text`: bound phrases (`up to a maximum of`, 最多),
+    closed-class and stop words left out, so a clause that only bounds an amount has none."""
+    text = _BOUND_MASK.sub(lambda m: " " * len(m.group()), normalize_zh(text))
+    found: set[str] = set()
+    for original in _WORD.findall(text):
+        w = original.lower()
+        if w in _CLOSED_WORDS or w in EN_STOP or w in RU_STOP or w in _NUMBER_WORDS:
+            continue
+        found |= _evidence_word_keys(original)
+    if has_cjk(text):
+        for w in zh_words(_mask_closed(text)):
+            if has_cjk(w) and w not in _CLOSED_CHARS and not all(c in ZH_STOP_CHARS for c in w):
+                found |= keys(w)
+    return frozenset(found)
 
 
 _MONTHS = {
@@ -947,27 +968,78 @@ def _dates_differ(claim: str, sentences: str) -> list[RiskSignal]:
 
 
 def _dropped_bounds(
-    claim_quantities: tuple[Quantity, ...],
-    found: dict[str, frozenset[str]],
-    focus_quantities: Callable[[], tuple[Quantity, ...]],
+    claim_quantities: tuple[Quantity, ...], focus: str, claim_keys: frozenset[str]
 ) -> list[RiskSignal]:
     """A bounded amount in the clause the claim rests on that the claim leaves out restricts
     what the evidence says (`women who are more than 20 weeks pregnant` -> `pregnant
-    women`): dropping it widens the claim. `found` is the bounds of that clause,
-    `focus_quantities` gives its amounts."""
+    women`): dropping it widens the claim. A conjunct with a predicate of its own that the
+    claim mostly leaves out (`is announced at least 72 hours in advance and does not count
+    as downtime`) is a statement the claim does not make, not a restriction of the one it
+    makes."""
     out: list[RiskSignal] = []
-    restricted = {n for n, kinds in found.items() if kinds - {"exact"}}
-    if not restricted:
-        return out
-    for e in focus_quantities():
-        token = f"#{e.value}"
-        if token not in restricted or any(
-            same_amount(q, e) or q.value == e.value for q in claim_quantities
-        ):
+    parts = [p for p in _CONJUNCTS.split(focus) if p.strip()]
+    for part in parts:
+        found = bounds(part)
+        restricted = {n for n, kinds in found.items() if kinds - {"exact"}}
+        if not restricted:
             continue
-        out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{e.text} (claim: none)"))
-        restricted.discard(token)
+        if len(parts) > 1 and _left_out_statement(part, claim_keys):
+            continue
+        for e in quantities(normalize_zh(part)):
+            token = f"#{e.value}"
+            if token not in restricted or any(
+                same_amount(q, e) or q.value == e.value for q in claim_quantities
+            ):
+                continue
+            out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{e.text} (claim: none)"))
+            restricted.discard(token)
     return out
+
+
+_CONJUNCTS = re.compile(r"[;；，]|,?\s(?:and|but|while|и|а|но|однако)\s")
+"""Where a sentence joins statements. A plain Latin comma is not among them: `For databases
+under 500 GB, the objective is 4 hours` fronts a restriction, not a second statement."""
+
+
+def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
+    """`part` has a verb of its own and the claim carries at most half of its content words."""
+    words = [k for _, k in _sequence(part) if k]
+    content = [
+        (w, k)
+        for (w, k) in _sequence(part)
+        if w.lower() not in _CLOSED_WORDS
+        and w.lower() not in EN_STOP
+        and w.lower() not in RU_STOP
+        and w not in _CLOSED_CHARS
+        and not w[:1].isdigit()
+    ]
+    if not words or not content or not any(_is_predicate(w, part) for w, _ in content):
+        return False
+    carried = sum(1 for _, k in content if k & claim_keys)
+    return carried * 2 <= len(content)
+
+
+def _is_predicate(word: str, part: str) -> bool:
+    """A verb by the language's own resource: WordNet (en), pymorphy3 (ru), jieba's tags (zh)."""
+    if has_cjk(word):
+        return zh_tags(_mask_closed(normalize_zh(part))).get(word, "") in ("v", "vn", "vd", "vi")
+    low = word.lower()
+    if low.isascii():
+        return low.isalpha() and _is_verb(low) and not _is_noun_only(low)
+    from stream.verify.lexicon import ru_lemmas
+
+    return any(pos in ("VERB", "INFN", "PRTS") for _, pos in ru_lemmas(low)[:1])
+
+
+@lru_cache(maxsize=16384)
+def _is_noun_only(word: str) -> bool:
+    """An English word WordNet knows as a noun and that has no verb ending (`backups`,
+    `databases`): plural nouns are read as nouns, `is announced` as a verb."""
+    from stream.verify.lexicon import _en_bases, table
+
+    pos = table("en").pos
+    nouns = pos.get("n", ())
+    return any(b in nouns for b in _en_bases(word) or (word,)) and not word.endswith(("ed", "ing"))
 
 
 def _same_noun(claim: Quantity, evidence: Quantity, claim_text: str, window: str) -> bool:

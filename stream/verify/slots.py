@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import keys, ru_lemmas
@@ -31,6 +31,7 @@ from stream.verify.units import (
     MAJORITY,
     MORE,
     NEGATION,
+    RU_NUMBERS,
     SOME,
     UNIVERSAL,
     WordClass,
@@ -61,14 +62,14 @@ OBLIGATION = WordClass.of(
     "have to, has to, had to, need to, needs to, "
     "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
     "нужно, надо, требуется, требуются, должный, обязанный, обязать, требоваться, "
-    "необходимый, нужный, обязательный, "
+    "необходимый, нужный, обязательный, следует, следовать, "
     "必须, 务必, 须, 必需, 应当, 应, 需要, 需, 得, 要求",
     exclude="需要的, 得到, 获得, 取得, 得以, 记得, 觉得, 值得, 使得, 显得, 懂得, 应用, 相应, "
     "反应, 供应, 适应, 响应, 效应, 对应, 应对, 应该",
 )
 ADVICE = WordClass.of(
     "should, recommended, advisable, ought, "
-    "рекомендуется, рекомендуем, желательно, стоит, следует, следовать, "
+    "рекомендуется, рекомендуем, желательно, стоит, "
     "应该, 建议, 最好, 宜",
 )
 GUARANTEE = WordClass.of(
@@ -77,8 +78,12 @@ GUARANTEE = WordClass.of(
     "一定, 必然, 必定, 保证, 肯定, 绝对, 确保, 总是, 始终",
 )
 _FUTURE = WordClass.of("will, shall, будет, будут, станет, 会, 将, 将会")
-STRICT = WordClass.of("必须, 务必, 必需, 一定要, обязательно, непременно, mandatory, compulsory")
-"""The strongest obligation words: `必须` says more than `应` or `需要`."""
+STRICT = WordClass.of(
+    "必须, 务必, 必需, 须, 一定要, обязательно, непременно, mandatory, compulsory",
+    exclude="无须, 无需, 不须, 须知",
+)
+"""The strongest obligation words: `必须` (and its formal short form `须`) says more than `应`
+or `需要`."""
 MODALITY: dict[str, WordClass] = {
     "possible": POSSIBLE,
     "typical": TYPICAL,
@@ -88,6 +93,7 @@ MODALITY: dict[str, WordClass] = {
     "guarantee": GUARANTEE,
 }
 HEDGED = frozenset({"possible", "typical", "advice"})
+_FIRM = frozenset({"obligation", "strict", "guarantee"})
 """Kinds that state less than a plain assertion: evidence that only says X may, usually or
 should happen does not say that X happens."""
 
@@ -101,7 +107,9 @@ BOUND_PHRASES = WordClass.of(
     "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
-    "limited to, capped at, не ближе, не дальше, не реже, не чаще, как минимум, минимум, "
+    "limited to, capped at, младше, моложе, старше, "
+    "не ближе, не дальше, не реже, не чаще, "
+    "как минимум, минимум, "
     "максимум, как максимум, не менее чем, не более чем, "
     "至少, 最多, 至多, 最少, 不超过, 以内, 以上, 以下, 之内, 超过, 低于, 高于, 少于, 多于, "
     "не более, не больше, не менее, не меньше, не позднее, не позже, не ранее, не раньше, "
@@ -184,6 +192,14 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 """An instruction states an obligation: `Do not take more than 6 tablets` = `you must not`."""
+_RU_FIRST_WORD = re.compile(r"^\s*(?:не\s+)?([А-ЯЁ][а-яё]+(?:ть|ться|чь|тись))\b")
+
+
+def _opens_with_infinitive(text: str) -> bool:
+    """A Russian rule opening with an infinitive (`Хранить при температуре…`) is an
+    instruction; pymorphy3 tells the verb from a noun of the same ending (`Честность`)."""
+    m = _RU_FIRST_WORD.match(text)
+    return m is not None and any(pos == "INFN" for _, pos in ru_lemmas(m.group(1).lower())[:1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +225,11 @@ class Slots:
     future: str = ""
     """A future marker of the claim (`will`, `будет`, 会): no modality, but named when it
     states as certain what the evidence says may happen."""
+    if_negated: tuple[tuple[frozenset[str], str], ...] = ()
+    """The one negation inside an `if` clause (`if the item is not damaged`): `if not Y, X`
+    may restate the evidence's `X unless Y`."""
+    main_negated: bool = False
+    """A negation outside every condition clause."""
 
 
 _NEG_SKIP = frozenset(
@@ -276,7 +297,11 @@ _NEGATED_POSSIBLE = re.compile(
 )
 _QUESTION = re.compile(r"[?？]")
 """A question asserts nothing: a claim taken from one goes beyond it."""
-_BEFORE_NOUN = re.compile(r"(?<![\w-])до\s+(?=[а-яё])")
+_BEFORE_NOUN = re.compile(
+    r"(?<![\w-])до\s+(?!(?:"
+    + "|".join(sorted(RU_NUMBERS, key=len, reverse=True))
+    + r")(?![\w-]))(?=[а-яё])"
+)
 """`до отправки` is `before sending`; `до 20 дней` is a bound, not an order."""
 
 
@@ -334,6 +359,7 @@ def _slots(text: str) -> Slots:
         conditions["onlyif"] = without[0][1]
         negated = tuple(n for n in negated if n is not without[0])[1:]
         main = ()
+    if_negations = tuple(_if_negations(where.get("if"), clauses, located, conditions))
     if "unless" in conditions:
         # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
         word = conditions.pop("unless")
@@ -358,7 +384,7 @@ def _slots(text: str) -> Slots:
     }
     if "possible" in modality and _NEGATED_POSSIBLE.search(lowered):
         del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
-    if _IMPERATIVE.search(text):
+    if _IMPERATIVE.search(text) or (not modality and _opens_with_infinitive(text)):
         modality.setdefault("obligation", "(instruction)")
     order = {}
     plain = scan(lowered)
@@ -384,10 +410,28 @@ def _slots(text: str) -> Slots:
         hedge=tuple(HEDGE.find(masked, wordset))
         + (("(question)",) if _QUESTION.search(text) else ()),
         future=next(iter(_FUTURE.find(masked, wordset)), ""),
+        if_negated=if_negations if len(if_negations) == 1 else (),
+        main_negated=bool(main),
     )
 
 
 Negation = tuple[frozenset[str], str]
+
+
+def _if_negations(
+    at: int | None,
+    clauses: list[tuple[int, int]],
+    located: list[tuple[int, Negation]],
+    conditions: Mapping[str, str],
+) -> list[Negation]:
+    """The negations inside the `if` clause starting at `at`, when no other condition form
+    is present to read it against."""
+    if at is None or {"unless", "onlyif", "except"} & set(conditions):
+        return []
+    span = next(((a, b) for a, b in clauses if a == at), None)
+    if span is None:
+        return []
+    return [n for pos, n in located if span[0] <= pos < span[1]]
 
 
 def _without(negated: tuple[Negation, ...], one: Negation) -> tuple[Negation, ...]:
@@ -612,6 +656,7 @@ def compare(
     evidence states the opposite value: a negated predicate, the reverse order)."""
     out: list[RiskSignal] = []
     opposite: list[RiskSignal] = []
+    claim = _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence)
     relevant = [e for e in evidence.negated if _first(e[0]) & claim_keys]
     unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
     unmatched_evidence = [e for e in relevant if not any(_meets(c, e) for c in claim.negated)]
@@ -667,6 +712,50 @@ def compare(
         if cue not in evidence.inference:
             out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
     return out, opposite
+
+
+def _if_not_as_unless(claim: Slots, evidence: Slots) -> Slots:
+    """`if not Y, X` states `X unless Y` (如果没有Y，X = 除非Y，否则X), and `if not Y, not X`
+    states `X only if Y`: read the claim in the evidence's form when the evidence states the
+    rule with `unless`/`only if`/`except` and no `if` of its own."""
+    kinds = set(evidence.conditions)
+    if not claim.if_negated or "if" not in claim.conditions or "if" in kinds:
+        return claim
+    wanted = "onlyif" if claim.main_negated else "except"
+    if wanted not in kinds:
+        return claim
+    conditions = {k: v for k, v in claim.conditions.items() if k != "if"}
+    conditions[wanted] = f"if not ({claim.conditions['if']})"
+    negated = _without(claim.negated, claim.if_negated[0])
+    if wanted == "onlyif":
+        negated = negated[1:]  # the rule's own negation belongs to the condition form
+    return replace(claim, conditions=conditions, negated=negated, condition_content={})
+
+
+def _not_before_as_only_after(claim: Slots, evidence: Slots) -> Slots:
+    """`X cannot happen before Y` states the rule `X only after Y` (Y之前无法X = 只有在Y后才能X):
+    read the claim in the evidence's form when that is the form the evidence uses."""
+    if not (
+        "onlyif" in evidence.conditions
+        and "after" in evidence.order
+        and "before" in claim.order
+        and "after" not in claim.order
+        and not claim.conditions
+        and len(claim.negated) == 1
+    ):
+        return claim
+    order = {k: v for k, v in claim.order.items() if k != "before"}
+    order["after"] = "(not before)"
+    modality = dict(claim.modality)
+    if "possible" in evidence.modality:
+        modality.setdefault("possible", "(not before)")
+    return replace(
+        claim,
+        negated=(),
+        conditions={"onlyif": f"not … {claim.order['before']}"},
+        order=order,
+        modality=modality,
+    )
 
 
 def _restated(condition: frozenset[str], claim_keys: frozenset[str]) -> bool:
@@ -736,6 +825,10 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     c_kinds, e_kinds = set(claim.modality), set(evidence.modality)
     hedged_claim = bool(c_kinds & HEDGED) or bool(claim.hedge)
     weak = sorted(e_kinds & {"possible", "typical"})
+    if "onlyif" in evidence.conditions and "possible" in weak and not c_kinds & _FIRM:
+        # `can X only if Y` (只有Y才能X) is a rule about X, not a hedge on it; a claim that
+        # says X *must* happen still says more
+        weak.remove("possible")
     if weak and not (c_kinds & HEDGED):
         said = next(iter(claim.modality.values()), claim.future or "unhedged")
         out.append(

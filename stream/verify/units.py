@@ -121,7 +121,7 @@ def zh_number(run: str) -> float | None:
     return float(total + section + (digit or 0))
 
 
-_ZH_RUN = re.compile(f"(第?)([{ZH_NUMERALS}]+)(?=({'|'.join(ZH_CLASSIFIERS)}))")
+_ZH_RUN = re.compile(f"(第?)(?<![0-9.])([{ZH_NUMERALS}]+)(?=({'|'.join(ZH_CLASSIFIERS)}))")
 _ZH_ARTICLE = re.compile(
     "(?<![每第这那哪])一(?=[个名位种家项条份件])(?![个名位种家项条份件][月小])"
 )
@@ -622,7 +622,9 @@ _BOUND_WORDS: dict[str, str] = {
          "does not exceed", "not exceed", "не позднее", "не дольше", "не выше", "ниже",
          "не позднее чем через", "не позже чем через", "не позднее чем", "не позже чем",
          "не позднее чем за", "не позже чем за", "не позднее, чем за", "не позднее за",
-         "не дальше", "не чаще", "не более чем", "не более чем за"),
+         "не дальше", "не чаще", "не более чем", "не более чем за", "colder than",
+         "younger than", "cheaper than", "lighter than", "slower than", "narrower than",
+         "thinner than", "smaller than", "earlier than", "младше", "моложе"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "more than", "over", "above", "after",
@@ -631,7 +633,9 @@ _BOUND_WORDS: dict[str, str] = {
          "no earlier than", "no fewer than", "не ранее", "не раньше", "выше", "не менее",
          "не ближе", "не реже", "как минимум", "не менее чем", "не ранее чем за",
          "не раньше чем за", "не ранее, чем за", "не ранее чем", "не раньше чем",
-         "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше"), "lower"),
+         "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше",
+         "hotter than", "warmer than", "older than", "heavier than", "wider than",
+         "faster than", "taller than", "deeper than", "thicker than", "старше"), "lower"),
 }  # fmt: skip
 _BOUND_RE = re.compile(
     r"(?<![\w-])("
@@ -644,7 +648,7 @@ _BOUND_RE = re.compile(
 _NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 _ZH_BOUND_BEFORE = re.compile(
     r"(不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
-    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满)[^\d，。；]{0,4}\d"
+    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶)[^\d，。；]{0,6}\d"
 )
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
@@ -654,7 +658,7 @@ _ZH_BOUND_KIND = {
     "不低于": "lower", "以上": "lower", "之后": "lower", "后": "lower", "不得超过": "upper",
     "不能超过": "upper", "不可超过": "upper", "不应超过": "upper", "不大于": "upper",
     "不小于": "lower", "不得少于": "lower", "不得低于": "lower", "大于": "lower",
-    "小于": "upper", "满": "lower",
+    "小于": "upper", "满": "lower", "最高": "upper", "上限": "upper", "封顶": "upper",
 }  # fmt: skip
 
 

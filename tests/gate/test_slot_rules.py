@@ -1,0 +1,175 @@
+"""Slot rules of the gate, one general rule per test, each with the side it must not give up.
+
+Every faithful pair below failed before its rule (a faithful claim called `contradicted` or
+held for a slot it restates); every guard pair must keep its mismatch.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from stream.verify.align import align
+from stream.verify.codes import SignalCode
+from stream.verify.slots import slots_of
+from stream.verify.units import normalize_zh, quantities
+
+
+def _codes(claim: str, evidence: str) -> set[SignalCode]:
+    return {m.code for m in align(claim, evidence).mismatches}
+
+
+def test_arabic_digits_before_a_chinese_scale_keep_their_value() -> None:
+    (amount,) = quantities(normalize_zh("意外身故或伤残的保险金额最高为50万元。"))
+    (written,) = quantities(normalize_zh("保额上限是五十万元"))
+    assert amount.value == written.value == "500000"
+
+
+CAP = (
+    "If your flight is delayed by more than 12 hours, you may claim €50 for every full 12 hours "
+    "of delay, up to a maximum of €300."
+)
+
+
+def test_an_amount_stated_in_its_own_clause_is_not_another_items_amount() -> None:
+    claim = (
+        "For a flight delay of more than 12 hours, you may claim €50 for each full 12 hours, "
+        "up to €300 in total."
+    )
+    found = align(claim, CAP)
+    assert not found.contradictions
+    assert SignalCode.NUMBER_MISMATCH not in {m.code for m in found.mismatches}
+    assert SignalCode.BOUND_MISMATCH not in {m.code for m in found.mismatches}
+
+
+def test_a_merged_claim_keeps_each_amount_with_its_sentence() -> None:
+    evidence = (
+        "Сотрудникам предоставляется ежегодный оплачиваемый отпуск продолжительностью 28 "
+        "календарных дней. Отпуск можно разделить на части, но одна из частей должна быть не "
+        "менее 14 календарных дней."
+    )
+    claim = (
+        "Ежегодный оплачиваемый отпуск длится 28 календарных дней, и его можно делить на части, "
+        "одна из которых должна быть не менее 14 дней."
+    )
+    assert SignalCode.NUMBER_MISMATCH not in _codes(claim, evidence)
+
+
+def test_the_amount_of_another_list_item_contradicts() -> None:
+    evidence = "普通会员每月可免费退货2次，高级会员每月可免费退货5次。"
+    found = align("高级会员每月可免费退货2次。", evidence)
+    assert [m.detail for m in found.contradictions] == ["2次 (evidence, for this: 5次)"]
+
+
+def test_the_bound_of_another_list_item_is_a_mismatch() -> None:
+    evidence = (
+        "Для сотрудников до 50 лет отпуск составляет 28 дней, для сотрудников старше 50 лет — "
+        "35 дней."
+    )
+    claim = "Для сотрудников старше 50 лет отпуск составляет 28 дней."
+    assert SignalCode.BOUND_MISMATCH in _codes(claim, evidence)
+
+
+def test_bound_flipped_in_a_list_of_conditions_is_still_held() -> None:
+    evidence = (
+        "2至12岁儿童体重超过30公斤者，一次1片，一日1次；体重不超过30公斤者，一次半片，一日1次。"
+    )
+    found = align("2至12岁儿童体重不超过30公斤者，一次1片，一日1次。", evidence)
+    assert not found.complete
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("意外伤残的保险金额上限是50万元。", "意外身故或伤残的保险金额最高为50万元。"),
+        ("航班延误超过4小时的，每满4小时赔付300元，封顶1200元。", "航班延误超过4小时的，每满4小时赔付300元，最多赔付1200元。"),
+        ("Water hotter than 30 °C can damage the membrane.", "Do not use hot water above 30 °C, as it can damage the membrane."),
+        ("Детям младше 6 лет таблетки не назначаются.", "Детям до 6 лет таблетки не назначаются."),
+    ],
+)  # fmt: skip
+def test_bound_words_of_the_same_direction_agree(claim: str, evidence: str) -> None:
+    assert SignalCode.BOUND_MISMATCH not in _codes(claim, evidence)
+
+
+def test_a_comparative_of_the_other_direction_is_a_bound_mismatch() -> None:
+    evidence = "Do not use hot water above 30 °C, as it can damage the membrane."
+    codes = _codes("Water colder than 30 °C can damage the membrane.", evidence)
+    assert SignalCode.BOUND_MISMATCH in codes
+
+
+def test_can_only_if_is_a_rule_not_a_hedge() -> None:
+    evidence = "只有通过企业认证的用户才能调用支付相关接口。"
+    codes = _codes("支付相关接口仅限通过企业认证的用户调用。", evidence)
+    assert SignalCode.MODALITY_STRENGTHENED not in codes
+
+
+def test_must_for_can_only_if_still_says_more() -> None:
+    evidence = "Only administrators can delete a project, and only if it has no active deployments."
+    claim = "Only administrators must delete a project, and only if it has no active deployments."
+    assert SignalCode.MODALITY_STRENGTHENED in _codes(claim, evidence)
+
+
+def test_do_before_a_number_word_is_a_bound_not_an_order() -> None:
+    assert "before" not in slots_of("Проверка может занять до двадцати дней.").order
+    assert "before" in slots_of("Оплатите заказ до отправки.").order
+
+
+def test_a_russian_rule_opening_with_an_infinitive_is_an_instruction() -> None:
+    assert "obligation" in slots_of("Хранить при температуре не выше 25 °C.").modality
+    assert "obligation" not in slots_of("Честность и открытость символизируют шары.").modality
+    assert "obligation" not in slots_of("Вернуть товар можно в течение 14 дней.").modality
+
+
+def test_formal_xu_is_the_strict_obligation() -> None:
+    evidence = "婚假为10天，须在领取结婚证后12个月内休完。"
+    assert SignalCode.MODALITY_STRENGTHENED not in _codes(
+        "婚假必须在领取结婚证后12个月内休完。", evidence
+    )
+    assert "strict" not in slots_of("无须提交申请。").modality
+
+
+def test_a_left_out_conjunct_is_not_a_dropped_restriction() -> None:
+    evidence = (
+        "Planned maintenance is announced at least 72 hours in advance and does not count as "
+        "downtime."
+    )
+    codes = _codes("Planned maintenance does not count as downtime.", evidence)
+    assert SignalCode.CONDITION_DROPPED not in codes
+    zh = "超出频率限制时，接口返回错误码429，客户端应等待至少1秒后再重试。"
+    assert SignalCode.CONDITION_DROPPED not in _codes("如果超出频率限制，接口会返回429错误码。", zh)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The recovery time objective is 4 hours.", "For databases under 500 GB, the recovery time objective is 4 hours."),
+        ("Restores can take up to 48 hours.", "Restores of more than 1 TB can take up to 48 hours."),
+        ("恢复时间一般不超过2小时。", "容量在500 GB以内的数据库，恢复时间一般不超过2小时。"),
+    ],
+)  # fmt: skip
+def test_a_dropped_restriction_is_still_named(claim: str, evidence: str) -> None:
+    assert SignalCode.CONDITION_DROPPED in _codes(claim, evidence)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("如果商品没有质量问题，退货运费由买家自己承担。", "除非商品存在质量问题，否则退货运费由买家承担。"),
+        ("If the item did not arrive damaged, shipping costs are not refunded.", "Shipping costs are not refunded unless the item arrived damaged."),
+    ],
+)  # fmt: skip
+def test_if_not_restates_unless(claim: str, evidence: str) -> None:
+    codes = _codes(claim, evidence)
+    assert not codes & {SignalCode.NEGATION_MISMATCH, SignalCode.CONDITION_DROPPED}
+
+
+def test_if_without_the_negation_is_not_unless() -> None:
+    evidence = "Shipping costs are not refunded unless the item arrived damaged."
+    found = align("If the item arrived damaged, shipping costs are not refunded.", evidence)
+    assert not found.complete
+
+
+def test_cannot_before_restates_only_after() -> None:
+    evidence = "只有在订单状态变为“已签收”后，才能提交退货申请。"
+    found = align("订单状态变为“已签收”之前，无法提交退货申请。", evidence)
+    assert found.complete, found.mismatches
+    assert not align("订单状态变为“已签收”之前，可以提交退货申请。", evidence).complete
