@@ -6,6 +6,11 @@ one key share one store query, and misses are remembered briefly so a burst of a
 missing document costs one query. Store outages are retried with backoff and then reported in
 `DocumentSnapshot.unavailable` (never raised), so an answer is never lost and never accepted on
 a corpus that could not be read. Nothing about an outage is cached: the next lookup asks again.
+
+Each cached version keeps its `DocumentAnalysis` (`stream.verify.analysis`) beside it, so the
+spans claims cite are analysed once per version rather than once per claim. The analysis grows
+as claims need more spans; its bytes count towards the bound with the document's, and an
+analysis made by another analyser version is never handed out.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import TypeVar, cast
 
 from stream.corpus.store import DocumentStore
 from stream.errors import CorpusUnavailableError, is_retriable
+from stream.verify.analysis import DocumentAnalysis, analyse
 from stream.verify.citations import DocumentSnapshot
 from stream.verify.model import Document
 
@@ -66,6 +72,19 @@ def document_bytes(doc: Document) -> int:
         doc.fetched_at,
     )
     return ENTRY_OVERHEAD + sum(sys.getsizeof(f) for f in fields if f is not None)
+
+
+class _Entry:
+    """One cached version: the document, its analysis, and the bytes counted for them
+    (`base` the document's, `counted` both as last counted)."""
+
+    __slots__ = ("analysis", "base", "counted", "document")
+
+    def __init__(self, document: Document, analysis: DocumentAnalysis, base: int, counted: int):
+        self.document = document
+        self.analysis = analysis
+        self.base = base
+        self.counted = counted
 
 
 class CorpusCache:
@@ -114,7 +133,7 @@ class CorpusCache:
         self._sleep = sleep
         self.hits = self.misses = self.evictions = self.negative_hits = 0
         self.errors = self.coalesced = 0
-        self._docs: OrderedDict[tuple[str, str], tuple[Document, int]] = OrderedDict()
+        self._docs: OrderedDict[tuple[str, str], _Entry] = OrderedDict()
         self._bytes = 0
         self._missing: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._versions: OrderedDict[str, tuple[float, tuple[str, ...]]] = OrderedDict()
@@ -127,7 +146,13 @@ class CorpusCache:
 
     def stats(self) -> dict[str, int]:
         counters = {attr: int(getattr(self, attr)) for attr in _COUNTERS.values()}
-        return {**counters, "bytes": self._bytes, "documents": len(self._docs)}
+        analysed = sum(e.counted - e.base for e in self._docs.values())
+        return {
+            **counters,
+            "bytes": self._bytes,
+            "documents": len(self._docs),
+            "analysis_bytes": analysed,
+        }
 
     def _count(self, kind: str) -> None:
         attr = _COUNTERS[kind]
@@ -215,13 +240,27 @@ class CorpusCache:
             return
         old = self._docs.pop(key, None)
         if old is not None:
-            self._bytes -= old[1]
-        self._docs[key] = (doc, size)
-        self._bytes += size
-        while self._bytes > self.max_bytes:
-            _, (_, evicted) = self._docs.popitem(last=False)
-            self._bytes -= evicted
+            self._bytes -= old.counted
+        analysis = analyse(doc.text)
+        self._docs[key] = _Entry(doc, analysis, size, size + analysis.nbytes)
+        self._bytes += size + analysis.nbytes
+        self._evict()
+
+    def _evict(self) -> None:
+        while self._bytes > self.max_bytes and self._docs:
+            _, evicted = self._docs.popitem(last=False)
+            self._bytes -= evicted.counted
             self._count("eviction")
+
+    def _recount(self, entry: _Entry) -> None:
+        """Count what the entry's analysis has grown by since it was last counted (claims
+        analyse spans after the lookup that handed the analysis out), evicting the least
+        recently used entries when the bound is passed."""
+        now = entry.base + entry.analysis.nbytes
+        if now != entry.counted:
+            self._bytes += now - entry.counted
+            entry.counted = now
+            self._evict()
 
     def _fresh(self, expires: float) -> bool:
         return self._clock() < expires
@@ -245,7 +284,18 @@ class CorpusCache:
             return None
         self._docs.move_to_end(key)
         self._count("hit")
-        return cached[0]
+        if not cached.analysis.is_current:
+            cached.analysis = analyse(cached.document.text)
+        self._recount(cached)
+        return cached.document
+
+    def analysis(self, document: Document) -> DocumentAnalysis:
+        """The kept analysis of a cached document version, or a fresh one for a version not
+        kept (larger than the bound, or already evicted): it is then analysed per use."""
+        cached = self._docs.get((document.document_id, document.version))
+        if cached is None or cached.document is not document or not cached.analysis.is_current:
+            return analyse(document.text)
+        return cached.analysis
 
     async def get(self, document_id: str, version: str) -> Document | Outage | None:
         """One document version: from memory, or one (shared) store query."""
@@ -330,7 +380,8 @@ class CorpusCache:
                 versions[document_id] = (*have, version)
         documents = {k: d for k, d in documents.items() if k[0] not in unavailable}
         versions = {k: v for k, v in versions.items() if k not in unavailable}
-        return DocumentSnapshot(documents, versions, frozenset(unavailable))
+        analyses = {k: self.analysis(d) for k, d in documents.items()}
+        return DocumentSnapshot(documents, versions, frozenset(unavailable), analyses)
 
     async def latest(self, document_id: str) -> Document | None:
         """The newest version (for replay); raises `CorpusUnavailableError` after the retries."""

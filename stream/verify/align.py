@@ -15,11 +15,13 @@ named: unaligned surface text for `unsupported_parts`, and risk signals that car
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar, cast
 
+from stream.verify.analysis import DocumentAnalysis, located
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import (
     antonyms_of,
@@ -118,6 +120,7 @@ _ZH_FILLERS = (
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`)."""
+_R = TypeVar("_R")
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
     NEGATION, UNIVERSAL, MAJORITY, SOME, EXCLUSIVE, HEDGE, INFERENCE, BEFORE, AFTER, MORE,
@@ -296,25 +299,34 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return split_sentences(text) or [(0, len(text))]
 
 
-def _shared(words: tuple[frozenset[str], ...], text: str) -> int:
-    """How many of the claim's words (their key sets) `text` has."""
-    present = span_keys(text)
+def _shared(words: tuple[frozenset[str], ...], present: frozenset[str]) -> int:
+    """How many of the claim's words (their key sets) a text with keys `present` has."""
     return sum(1 for k in words if k & present)
 
 
-def _focus(words: tuple[frozenset[str], ...], window: str) -> str:
-    """The sentences of the span that carry the claim: slots are compared there, not in a
-    neighbouring sentence that merely shares a word with it."""
+Parts = tuple[tuple[str, frozenset[str]], ...]
+"""Pieces of an evidence span (sentences, clauses) with their word keys: what `_focus` and
+`_segments` compare a claim with. One piece means the span itself (its keys unneeded)."""
+
+
+def _sentence_parts(window: str) -> Parts:
     sentences = _sentences(window)
     if len(sentences) == 1:
+        return ((window, frozenset()),)
+    return tuple((window[a:b], span_keys(window[a:b])) for a, b in sentences)
+
+
+def _focus(words: tuple[frozenset[str], ...], window: str, parts: Parts) -> str:
+    """The sentences of the span that carry the claim: slots are compared there, not in a
+    neighbouring sentence that merely shares a word with it. `parts` is
+    `_sentence_parts(window)`."""
+    if len(parts) == 1:
         return window
-    shared = [_shared(words, window[a:b]) for a, b in sentences]
+    shared = [_shared(words, k) for _, k in parts]
     best = max(shared)
     if best == 0:
         return window
-    return " ".join(
-        window[a:b] for (a, b), n in zip(sentences, shared, strict=True) if n * 2 >= best
-    )
+    return " ".join(text for (text, _), n in zip(parts, shared, strict=True) if n * 2 >= best)
 
 
 _SEGMENT = re.compile(
@@ -324,9 +336,7 @@ _SEGMENT = re.compile(
 )
 
 
-def _segments(words: tuple[frozenset[str], ...], focus: str) -> str:
-    """The clauses of `focus` that carry the claim: in `backups run every 12 hours and are
-    kept 30 days unless …`, the `unless` belongs to the second clause only."""
+def _segment_parts(focus: str) -> Parts:
     parts: list[str] = []
     for part in _SEGMENT.split(focus):
         if parts and _CONDITION_START.match(part):
@@ -334,10 +344,19 @@ def _segments(words: tuple[frozenset[str], ...], focus: str) -> str:
         else:
             parts.append(part)
     if len(parts) == 1:
+        return ((focus, frozenset()),)
+    return tuple((p, span_keys(p)) for p in parts)
+
+
+def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> str:
+    """The clauses of `focus` that carry the claim: in `backups run every 12 hours and are
+    kept 30 days unless …`, the `unless` belongs to the second clause only. `parts` is
+    `_segment_parts(focus)`."""
+    if len(parts) == 1:
         return focus
-    shared = [_shared(words, p) for p in parts]
+    shared = [_shared(words, k) for _, k in parts]
     best = max(shared)
-    kept = [p for p, n in zip(parts, shared, strict=True) if n and n * 2 >= best]
+    kept = [p for (p, _), n in zip(parts, shared, strict=True) if n and n * 2 >= best]
     # kept clauses stay separate statements (`_dropped_bounds` reads them one by one)
     return "; ".join(p.strip() for p in kept) if kept else focus
 
@@ -396,26 +415,86 @@ def strip_attribution(claim: str) -> str:
     return claim if m is None else " " * m.end() + claim[m.end() :]
 
 
-def align(claim: str, window: str, facts: str | None = None) -> Alignment:
+def _scan_words(text: str) -> frozenset[str]:
+    return scan(text)[1]
+
+
+_ON_NORMALIZED: dict[Callable[[str], object], Callable[[str], object]] = {}
+
+
+def _on_normalized(fn: Callable[[str], _R]) -> Callable[[str], _R]:
+    """`fn` of the normalised text, as a function of the text itself: what an analysis keeps
+    for a span (one function object per `fn`, so the analysis finds its results again)."""
+    found = _ON_NORMALIZED.get(fn)
+    if found is None:
+
+        def of_text(text: str) -> _R:
+            return fn(normalize_zh(text))
+
+        found = _ON_NORMALIZED[fn] = of_text
+    return cast(Callable[[str], _R], found)
+
+
+ALIGN_CACHE = 512
+_ALIGNED: OrderedDict[tuple[str, str], Alignment] = OrderedDict()
+
+
+def align(
+    claim: str,
+    window: str,
+    facts: str | None = None,
+    analysis: DocumentAnalysis | None = None,
+    offset: int | None = None,
+) -> Alignment:
     """Align `claim` (markers stripped) with its evidence span `window`; numbers and
-    identifiers are looked up in `facts` (default: the span itself). Cached for spans of
-    ordinary length: a request's risk signals and its checker align the same pair."""
+    identifiers are looked up in `facts` (default: the span itself). `analysis` and `offset`
+    say where `window` sits in an analysed document, whose analysis of the span is then used
+    (the result is the same either way). Cached for spans of ordinary length: a request's
+    risk signals and its checker align the same pair."""
+    ev = _Evidence(window, normalize_zh(window), analysis, offset)
     if len(window) > CACHE_TEXT_CHARS or (facts is not None and facts != window):
-        return _align(claim, window, facts)
-    return _align_cached(claim, window)
+        return _align(claim, window, facts, ev)
+    key = (claim, window)
+    found = _ALIGNED.get(key)
+    if found is None:
+        found = _ALIGNED[key] = _align(claim, window, None, ev)
+        if len(_ALIGNED) > ALIGN_CACHE:
+            _ALIGNED.popitem(last=False)
+    else:
+        _ALIGNED.move_to_end(key)
+    return found
 
 
-@lru_cache(maxsize=512)
-def _align_cached(claim: str, window: str) -> Alignment:
-    return _align(claim, window, None)
+@dataclass(frozen=True, slots=True)
+class _Evidence:
+    """The evidence span of one alignment (as cited and normalised) and where its analysis
+    is kept, if anywhere: what the alignment derives from the span alone comes from there."""
+
+    text: str
+    normalized: str
+    analysis: DocumentAnalysis | None
+    offset: int | None
+
+    def get(self, fn: Callable[[str], _R]) -> _R:
+        """`fn(normalized)`, from the analysis when there is one."""
+        if self.analysis is None:
+            return fn(self.normalized)
+        if self.normalized == self.text:  # shared with what others keep for the same span
+            return self.analysis.of(fn, self.text, self.offset)
+        return self.analysis.of(_on_normalized(fn), self.text, self.offset)
+
+    def raw(self, fn: Callable[[str], _R]) -> _R:
+        """`fn(text)`, from the analysis when there is one."""
+        return located(fn, self.text, self.analysis, self.offset)
 
 
-def _align(claim: str, window: str, facts: str | None) -> Alignment:
-    claim_n, window_n = normalize_zh(strip_attribution(claim)), normalize_zh(window)
+def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignment:
+    claim_n, window_n = normalize_zh(strip_attribution(claim)), ev.normalized
     c_quantities, c_ids = quantities(claim_n), identifiers(claim_n)
-    ev_quantities, ev_ids = (
-        _facts(facts if facts is not None else window) if c_quantities or c_ids else ((), ())
-    )
+    ev_quantities: tuple[Quantity, ...] = ()
+    ev_ids: tuple[Identifier, ...] = ()
+    if c_quantities or c_ids:
+        ev_quantities, ev_ids = _facts(facts) if facts is not None else ev.raw(_facts)
     mismatches: list[RiskSignal] = []
     states_other: list[RiskSignal] = []
     unaligned: list[str] = []
@@ -507,7 +586,7 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
 
     # content words (Latin, Cyrillic) and Chinese words
     masked = _mask_closed(claim_n)
-    ev_keys = span_keys(window_n)
+    ev_keys = ev.get(span_keys)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
     claim_keys: set[str] = set()
     missing_spans: list[tuple[int, int]] = []
@@ -560,7 +639,7 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
         paraphrased = [claim_n[a:b] for a, b in missing_spans]
     else:
         unaligned += _merge(claim_n, missing_spans)
-    window_words = scan(window_n)[1]
+    window_words = ev.get(_scan_words)
     for adverb in _RU_TIME_ADVERB.findall(claim_n.lower()):
         if adverb not in window_words and adverb not in unaligned:
             unaligned.append(adverb)  # `уже разработали` for `разработка`: a completion claimed
@@ -574,9 +653,15 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
     # closed-class slots, compared in the clauses of the span that carry the claim
     frozen_keys = frozenset(claim_keys)
     word_sets = tuple(k for _, k in sequence)
-    sentences = _focus(word_sets, window_n)
-    focus = _segments(word_sets, sentences)
-    found, opposed = compare(slots_of(claim_n), slots_of(focus), frozen_keys)
+    sentences = _focus(word_sets, window_n, ev.get(_sentence_parts))
+    whole = sentences is window_n  # the span itself: its analysis applies
+    focus = _segments(
+        word_sets, sentences, ev.get(_segment_parts) if whole else _segment_parts(sentences)
+    )
+    whole = whole and focus is sentences
+    found, opposed = compare(
+        slots_of(claim_n), ev.get(slots_of) if whole else slots_of(focus), frozen_keys
+    )
     mismatches += found
     states_other += opposed
     clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
@@ -593,7 +678,7 @@ def _align(claim: str, window: str, facts: str | None) -> Alignment:
             mismatches.append(signal)
             states_other.append(signal)
     c_bounds = bounds(claim_n) if c_quantities else {}
-    e_bounds = bounds(focus) if c_bounds else {}
+    e_bounds = (ev.get(bounds) if whole else bounds(focus)) if c_bounds else {}
     if c_bounds:
         for q in c_quantities:
             others = tuple(o for o in c_quantities if o is not q)

@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from stream.verify.analysis import DocumentAnalysis, analyse
 from stream.verify.codes import WARNING_CODES, CheckCode
 from stream.verify.model import Answer, CheckError, Citation, CitationCheck, Document, Fragment
 from stream.verify.offsets import to_codepoints
@@ -35,6 +36,9 @@ class DocumentSnapshot:
     documents: Mapping[tuple[str, str], Document] = field(default_factory=dict)
     versions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     unavailable: frozenset[str] = frozenset()
+    analyses: Mapping[tuple[str, str], DocumentAnalysis] = field(default_factory=dict)
+    """The analysis of each document (by the same key), where the edge keeps one: fragments
+    cut from a document carry it to the checks of their claims."""
 
     @classmethod
     def of(
@@ -44,7 +48,9 @@ class DocumentSnapshot:
         versions: dict[str, list[str]] = {}
         for d in docs:
             versions.setdefault(d.document_id, []).append(d.version)
-        return cls(documents, {k: tuple(v) for k, v in versions.items()}, unavailable)
+        analyses = {key: analyse(d.text) for key, d in documents.items()}
+        listed = {k: tuple(v) for k, v in versions.items()}
+        return cls(documents, listed, unavailable, analyses)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +197,17 @@ def _check_range(
     return _check_quote(cid, doc, cp_start, cp_end, claimed, options)
 
 
+def _with_analysis(check: CitationCheck, snapshot: DocumentSnapshot) -> CitationCheck:
+    """The check with its fragment carrying the analysis of the document it was cut from."""
+    frag = check.fragment
+    if frag is None or frag.offset is None or frag.document_id is None:
+        return check
+    analysis = snapshot.analyses.get((frag.document_id, frag.document_version or ""))
+    if analysis is None:
+        return check
+    return replace(check, fragment=replace(frag, analysis=analysis))
+
+
 @dataclass(frozen=True, slots=True)
 class CitationReport:
     """Deterministic results for an answer's citation list."""
@@ -222,6 +239,7 @@ def check_citations(
             check = check_citation(citation, cid, answer, snapshot, options)
             if note is not None:
                 check = replace(check, warnings=(note, *check.warnings))
+            check = _with_analysis(check, snapshot)
         if check.fragment is None and citation.references_corpus:
             # Keep what the answer cited even when the corpus has no such document.
             stub = Fragment(cid, "", citation.document_id, citation.document_version)

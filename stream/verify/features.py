@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from stream.verify.align import Alignment, align, span_keys
+from stream.verify.analysis import DocumentAnalysis, located
 from stream.verify.claims import strip_markers
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import keys
@@ -139,8 +140,8 @@ def _fragment_windows(
 
     A claim token covers a sentence when it or one of its lexicon keys (lemma, derivation,
     synonym) occurs there; ties keep the shorter window."""
-    text = fragment.text
-    sentences, per_sentence = _index(text)
+    text, analysis, offset = fragment.text, fragment.analysis, fragment.offset
+    sentences, per_sentence = located(_index, text, analysis, offset)
     exact = [frozenset(t for t in weights if t in set(toks)) for toks in per_sentence]
     # only the sentences that share most words with the claim (and their neighbours, for a
     # pair) are looked up in the lexicon: a long document has hundreds of sentences, and the
@@ -153,7 +154,8 @@ def _fragment_windows(
     for i, ((a, b), toks) in enumerate(zip(sentences, per_sentence, strict=True)):
         present = set(toks)
         if i in expand and any(m - present for m in match.values()):
-            present |= span_keys(text[a:b])
+            at = None if offset is None else offset + a
+            present |= located(span_keys, text[a:b], analysis, at)
         hits.append(frozenset(t for t in weights if match[t] & present))
     best_cov, best = -1.0, (0, 0, frozenset[str]())
     single = 0.0
@@ -296,16 +298,30 @@ def used_windows(claim: str, fragments: tuple[Fragment, ...]) -> list[Window]:
 
 def evidence_span(claim: str, fragments: tuple[Fragment, ...]) -> str:
     """The text of the used windows, joined: what the claim is aligned with."""
-    return "\n".join(w.fragment.text[w.start : w.end] for w in used_windows(claim, fragments))
+    return evidence_view(claim, fragments)[0]
+
+
+def evidence_view(
+    claim: str, fragments: tuple[Fragment, ...]
+) -> tuple[str, DocumentAnalysis | None, int | None]:
+    """`evidence_span`, with the analysis of its document and its offset there when it is
+    one window of an analysed document (several windows joined are no span of one)."""
+    used = used_windows(claim, fragments)
+    text = "\n".join(w.fragment.text[w.start : w.end] for w in used)
+    if len(used) == 1 and (at := used[0].fragment.offset) is not None:
+        return text, used[0].fragment.analysis, at + used[0].start
+    return text, None, None
 
 
 def evidence_signals(claim_text: str, fragments: tuple[Fragment, ...]) -> tuple[RiskSignal, ...]:
     """Risk signals of a claim against the part of the fragments it relies on: the same
     span the rules checker aligns it with."""
     claim = strip_markers(claim_text)
-    span = evidence_span(claim, fragments) if fragments else ""
-    local = [span] if span else localize(claim, fragments)
-    return risk_signals(claim, local, local)
+    span, analysis, offset = evidence_view(claim, fragments) if fragments else ("", None, None)
+    if not span:
+        local = localize(claim, fragments)
+        return risk_signals(claim, local, local)
+    return risk_signals(claim, [span], [span], analysis=analysis, offset=offset)
 
 
 def extract(
@@ -342,7 +358,8 @@ def extract(
     clash = contradiction(claim, window_text)
     claim_neg = NEGATION.search(claim) is not None
     window_neg = NEGATION.search(window_text) is not None
-    aligned = align(claim, evidence_span(claim, fragments))
+    span, analysis, offset = evidence_view(claim, fragments)
+    aligned = align(claim, span, analysis=analysis, offset=offset)
     found = tuple(dict.fromkeys((*signals, *aligned.mismatches)))
     codes = {s.code for s in found}
     coverage = best.coverage

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from stream.verify.analysis import DocumentAnalysis
 from stream.verify.codes import (
     Action,
     CheckCode,
@@ -148,6 +149,10 @@ class Fragment:
     document_id: str | None = None
     document_version: str | None = None
     offset: int | None = None
+    analysis: DocumentAnalysis | None = field(default=None, compare=False, repr=False)
+    """The analysis of the document the passage comes from (kept with the cached document):
+    where the per-claim code finds what is already known about `text` at `offset`. Not part
+    of the fragment's identity."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,13 +7,16 @@ claims to a stronger checker. Each names the text that triggered it, e.g. the nu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
+from stream.verify.analysis import DocumentAnalysis, located
 from stream.verify.codes import SignalCode
 from stream.verify.model import RiskSignal
 from stream.verify.numerals import NUMBER_WORD_TOKENS
 from stream.verify.tokens import number_token
 from stream.verify.units import (
+    Quantity,
     has_cjk,
     identifiers,
     normalize_zh,
@@ -225,7 +228,9 @@ def _found(lexicon: Lexicon, text: str) -> list[str]:
     return lexicon.findall(text)
 
 
-def _scoped(claim: str, evidence: str) -> list[RiskSignal]:
+def _scoped(
+    claim: str, evidence: str, analysis: DocumentAnalysis | None, offset: int | None
+) -> list[RiskSignal]:
     """Negation, absolute words and modality of the claim against its evidence span, by what
     they apply to and by class: `not refunded unless damaged` is `refunded only if damaged`,
     `has to` is `must`, `every` is `all`, and a negation elsewhere in the span that the claim
@@ -233,7 +238,7 @@ def _scoped(claim: str, evidence: str) -> list[RiskSignal]:
     span (`stream.verify.align`), which the rules checker computes for the same pair."""
     from stream.verify.align import align
 
-    found = align(claim, evidence).mismatches
+    found = align(claim, evidence, analysis=analysis, offset=offset).mismatches
     out = [s for s in found if s.code is SignalCode.NEGATION_MISMATCH][:1]
     widened = [s for s in found if s.code is SignalCode.QUANTIFIER_WIDENED]
     if widened:  # the first absolute word the evidence lacks
@@ -242,48 +247,82 @@ def _scoped(claim: str, evidence: str) -> list[RiskSignal]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class EvidenceFacts:
+    """What the signals look up in the evidence, whatever the claim: its numbers (however
+    written), years, versions and inference cues."""
+
+    numbers: Mapping[str, str]
+    years: frozenset[str]
+    versions: frozenset[str]
+    inference: frozenset[str]
+
+
+def evidence_facts(text: str) -> EvidenceFacts:
+    found = numbers(text)
+    if has_cjk(text):  # `两个` in the evidence supports a claim's `2个`
+        for token, written in numbers(normalize_zh(text)).items():
+            found.setdefault(token, written)
+    for word in _scan(text)[1]:
+        if word in NUMBER_WORD_TOKENS:  # `five` in the evidence supports a claim's `5`
+            found.setdefault(NUMBER_WORD_TOKENS[word], word)
+    for ident in identifiers(text):  # `v1` supports a claim's `version 1`
+        found.setdefault(number_token(ident.value), ident.text)
+    return EvidenceFacts(
+        found,
+        frozenset(_YEAR_RE.findall(text)),
+        frozenset(_VERSION_RE.findall(text)),
+        frozenset(_found(INFERENCE, text)),
+    )
+
+
+def _n_quantities(text: str) -> tuple[Quantity, ...]:
+    return quantities(normalize_zh(text))
+
+
 def risk_signals(
-    claim: str, evidence: Iterable[str], facts: Iterable[str] | None = None
+    claim: str,
+    evidence: Iterable[str],
+    facts: Iterable[str] | None = None,
+    *,
+    analysis: DocumentAnalysis | None = None,
+    offset: int | None = None,
 ) -> tuple[RiskSignal, ...]:
     """Signals for one claim against the text of its cited fragments (may be empty).
 
     `facts` is where numbers, dates and versions are looked up (default: `evidence`): a number
     is supported if the cited fragment states it anywhere, while polarity and scope words are
-    judged against the part of the fragment that carries the claim.
+    judged against the part of the fragment that carries the claim. `analysis` and `offset`
+    say where the joined evidence sits in an analysed document (see `stream.verify.analysis`).
     """
     texts = list(evidence)
     joined = "\n".join(texts)
     facts_text = joined if facts is None else "\n".join(facts)
+    if facts_text != joined:
+        analysis = None  # two texts: neither is one span of a document
     out: list[RiskSignal] = []
 
-    ev_numbers = numbers(facts_text)
-    if has_cjk(facts_text):  # `两个` in the evidence supports a claim's `2个`
-        for token, written in numbers(normalize_zh(facts_text)).items():
-            ev_numbers.setdefault(token, written)
-    for word in _scan(facts_text)[1]:
-        if word in NUMBER_WORD_TOKENS:  # `five` in the evidence supports a claim's `5`
-            ev_numbers.setdefault(NUMBER_WORD_TOKENS[word], word)
+    ev = located(evidence_facts, facts_text, analysis, offset)
+    ev_numbers = dict(ev.numbers)
     claim_years = set(_YEAR_RE.findall(claim))
-    ev_years = set(_YEAR_RE.findall(facts_text))
+    ev_years = ev.years
     for year in sorted(claim_years - ev_years):
         if ev_years:
             others = ", ".join(sorted(ev_years)[:5])
             out.append(RiskSignal(SignalCode.DATE_MISMATCH, f"{year} (evidence has {others})"))
     claim_versions = set(_VERSION_RE.findall(claim))
-    ev_versions = set(_VERSION_RE.findall(facts_text))
+    ev_versions = ev.versions
     for version in sorted(claim_versions - ev_versions):
         if ev_versions:
             others = ", ".join(sorted(ev_versions)[:5])
             out.append(
                 RiskSignal(SignalCode.VERSION_MISMATCH, f"{version} (evidence has {others})")
             )
-    for ident in identifiers(facts_text):  # `v1` supports a claim's `version 1`
-        ev_numbers.setdefault(number_token(ident.value), ident.text)
     flagged = {s.detail.split(" ")[0] for s in out}
     for q in quantities(normalize_zh(claim)):
         # `2 weeks` is supported by `14 days`: the same amount, exactly converted
         if q.unit is not None and any(
-            same_amount(q, e) for e in quantities(normalize_zh(facts_text))
+            same_amount(q, e) for e in located(_n_quantities, facts_text, analysis, offset)
         ):
             ev_numbers.setdefault(number_token(q.value), q.text)
     for token, written in numbers(claim).items():
@@ -293,9 +332,9 @@ def risk_signals(
                 out.append(RiskSignal(SignalCode.NUMBER_UNSUPPORTED, written))
 
     if texts:
-        out += _scoped(claim, joined)
+        out += _scoped(claim, joined, analysis, offset)
 
-    ev_inference = set(_found(INFERENCE, joined))
+    ev_inference = ev.inference if facts_text == joined else frozenset(_found(INFERENCE, joined))
     for cue in dict.fromkeys(_found(INFERENCE, claim)):
         if cue not in ev_inference:
             out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 from pathlib import Path
 
+import orjson
 import pytest
 
 from stream.cli import main
 from stream.settings import Settings
-from stream.worker.bench import profile, synth
+from stream.worker.bench import core, profile, synth
 from stream.worker.bench.reference import seed_verify
 from stream.worker.bench.report import TARGETS, Target
 from stream.worker.bench.runner import percentile
@@ -69,7 +71,7 @@ def test_percentile_and_targets() -> None:
     assert percentile(list(range(100)), 0.99) == 99
     assert Target("x", "k", ">=", 0.5).holds(0.5)
     assert not Target("x", "k", "<=", 2.0).holds(2.01)
-    assert {t.key for t in TARGETS} >= {"throughput_ratio", "p99_ratio", "verify_ratio"}
+    assert {t.key for t in TARGETS} >= {"throughput_ratio_zipf", "p99_ratio", "verify_ratio_zipf"}
 
 
 def test_profile_summary_groups_samples(tmp_path: Path) -> None:
@@ -110,3 +112,38 @@ def test_default_processes_follows_the_cgroup_quota(tmp_path: Path) -> None:
     cpu_max.write_text("max 100000\n")
     assert default_processes(cpu_max) == len(os.sched_getaffinity(0))
     assert default_processes(tmp_path / "missing") == len(os.sched_getaffinity(0))
+
+
+def test_zipf_popularity_cites_popular_documents_again_with_distinct_claims() -> None:
+    docs = [synth.make_doc(i, 30) for i in range(60)]
+    by_id = {d.document_id: d for d in docs}
+    answers = list(synth.answers(300, docs, 4, seed=2, popularity="zipf"))
+    assert answers == list(synth.answers(300, docs, 4, seed=2, popularity="zipf"))
+    cited = Counter(c["document_id"] for a in answers for c in a["citations"])
+    uniform = Counter(
+        c["document_id"] for a in synth.answers(300, docs, 4, seed=2) for c in a["citations"]
+    )
+    top = sum(n for _, n in cited.most_common(6))
+    assert top > 0.3 * sum(cited.values())  # a tenth of the documents, a third of the cites
+    assert sum(n for _, n in uniform.most_common(6)) < 0.2 * sum(uniform.values())
+    spans = Counter((c["document_id"], c["start"]) for a in answers for c in a["citations"])
+    assert spans.most_common(1)[0][1] > 1  # popular sentences are cited again
+    texts = [c["text"] for a in answers for c in a["claims"]]
+    assert len(set(texts)) > 0.95 * len(texts)
+    for a in answers:
+        assert len({by_id[c["document_id"]].language for c in a["citations"]}) <= 1
+        for c in a["citations"]:
+            assert by_id[c["document_id"]].text[c["start"] : c["end"]] == c["quote"]
+
+
+def test_core_phases_cover_every_phase_and_time_the_analysis() -> None:
+    docs = [synth.make_doc(i, 10) for i in range(12)]
+    corpus = core.Corpus(docs)
+    warm = [orjson.dumps(a) for a in synth.answers(10, docs, 4, seed=3, start=100)]
+    measured = [orjson.dumps(a) for a in synth.answers(20, docs, 4, seed=4, popularity="zipf")]
+    found = core.phases(corpus, warm, measured)
+    assert set(found) == set(core.PHASES)
+    assert all(v >= 0 for v in found.values())
+    assert found["analysis"] > 0
+    assert found["alignment"] > 0
+    assert sum(a.nbytes for a in corpus.analyses.values()) > 0

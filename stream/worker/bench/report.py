@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from stream.worker.bench import procs
+from stream.worker.bench import core, procs
 from stream.worker.bench.profile import summarise
-from stream.worker.bench.runner import PARTITIONS, Bench, Sizes
+from stream.worker.bench.runner import PARTITIONS, WARM_START, Bench, Sizes
+from stream.worker.bench.synth import ZIPF_S
 
 MB = 1 << 20
 BASE_RSS = 160 * MB
@@ -29,9 +30,9 @@ class Target:
 
 
 TARGETS = (
-    Target("worker steady state / bare loop", "throughput_ratio", ">=", 0.5),
+    Target("worker steady state / bare loop (Zipf)", "throughput_ratio_zipf", ">=", 0.5),
     Target("p99 latency at half capacity / bare loop", "p99_ratio", "<=", 2.0),
-    Target("citegate verify / seeds' pipeline", "verify_ratio", ">=", 0.5),
+    Target("citegate verify / seeds' pipeline (Zipf)", "verify_ratio_zipf", ">=", 0.5),
     Target("per-claim CPU at 64 / at 4 claims", "cpu_64_4", "<=", 1.2),
     Target("2 worker processes / 1", "scale_ratio", ">=", 1.8),
     Target("steady RSS / (160 MB + 1.2 x cache bound)", "rss_ratio", "<=", 1.0),
@@ -49,6 +50,10 @@ async def measure(bench: Bench, log: Callable[[str], None]) -> dict[str, float]:
     r["b_ans"] = bare.answers_s
     r["throughput_ratio"] = r["w_ans"] / r["b_ans"]
     log(f"  (a) bare loop {r['b_ans']:,.0f} answers/s")
+    z = await bench.throughput(4, s.answers, popularity="zipf")
+    r |= {"w_ans_zipf": z.answers_s, "cpu_4_zipf": z.cpu_us_per_claim}
+    r["throughput_ratio_zipf"] = z.answers_s / r["b_ans"]
+    log(f"  (a) worker, Zipf popularity {z.answers_s:,.0f} answers/s")
     rate = a.answers_s / 2
     lw = await bench.latency(rate, a.verdict_bytes, a.decision_bytes, bare=False)
     lb = await bench.latency(rate, a.verdict_bytes, a.decision_bytes, bare=True)
@@ -60,6 +65,10 @@ async def measure(bench: Bench, log: Callable[[str], None]) -> dict[str, float]:
     v, seed, claims = bench.verify_vs_seed()
     r |= {"verify": v, "seed": seed, "verify_claims": claims, "verify_ratio": v / seed}
     log(f"  (c) verify {v:,.0f} claims/s, seeds {seed:,.0f} claims/s")
+    vz, seedz, _ = bench.verify_vs_seed("zipf")
+    r |= {"verify_zipf": vz, "seed_zipf": seedz, "verify_ratio_zipf": vz / seedz}
+    log(f"  (c) Zipf: verify {vz:,.0f} claims/s, seeds {seedz:,.0f} claims/s")
+    r |= core_phases(bench)
     for claims_per in (1, 16, 64):
         t = await bench.throughput(claims_per, max(s.scale_claims // claims_per, 20))
         r[f"ans_{claims_per}"] = t.answers_s
@@ -80,6 +89,24 @@ async def measure(bench: Bench, log: Callable[[str], None]) -> dict[str, float]:
     return r
 
 
+CORE_ANSWERS = 1000
+"""Answers (4 claims each) per popularity in the in-process phase timing, after as many
+warm-up answers."""
+
+
+def core_phases(bench: Bench) -> dict[str, float]:
+    """µs of CPU per claim by phase of the pure core (`core.phases`), per popularity; a
+    fresh corpus (no analyses yet) for each, warmed up by answers of the same popularity."""
+    out: dict[str, float] = {}
+    docs = bench.docs[: bench.sizes.hot_docs]
+    for popularity in ("uniform", "zipf"):
+        warm = bench.payloads(4, CORE_ANSWERS, seed=21, start=WARM_START, popularity=popularity)
+        measured = bench.payloads(4, CORE_ANSWERS, seed=23, popularity=popularity)
+        found = core.phases(core.Corpus(docs), [v for _, v in warm], [v for _, v in measured])
+        out |= {f"core_{popularity}_{phase}": us for phase, us in found.items()}
+    return out
+
+
 def median(runs: list[dict[str, float]], key: str) -> float:
     return statistics.median(run[key] for run in runs)
 
@@ -98,15 +125,22 @@ def render(runs: list[dict[str, float]], bench: Bench, loads: tuple[str, str]) -
         f"corpus {s.docs:,} documents (~{bench.doc_bytes():,} B each, en/ru/zh) in SQLite, "
         f"(a)-(d) cite {s.hot_docs:,} of them (warm cache), (e) all;",
         f"cache bound {s.cache_bytes / MB:.0f} MiB; {PARTITIONS} partitions; distinct claim "
-        "texts; CPU/claim = process CPU time over the burst / claims",
+        "texts; CPU/claim = process CPU time over the burst / claims;",
+        "popularity: uniform (each sentence once) or Zipf over the cited documents "
+        f"(s = {ZIPF_S}, popular sentences cited again)",
         "",
         f"{'figure':<52}{'stage':>12}{'floor':>12}{'ratio':>8}",
         f"{'(a) steady state, answers/s (4 claims/answer)':<52}"
         f"{m('w_ans'):>12,.0f}{m('b_ans'):>12,.0f}{m('throughput_ratio'):>8.2f}",
         f"{'    claims/s':<52}{m('w_claims'):>12,.0f}{m('b_ans') * 4:>12,.0f}",
+        f"{'    Zipf popularity: answers/s':<52}"
+        f"{m('w_ans_zipf'):>12,.0f}{m('b_ans'):>12,.0f}{m('throughput_ratio_zipf'):>8.2f}",
+        f"{'    µs CPU/claim, uniform and Zipf':<52}{m('cpu_4'):>12,.0f}{m('cpu_4_zipf'):>12,.0f}",
         f"{b_label:<52}{m('w_p50'):>12.1f}{m('b_p50'):>12.1f}{m('p50_ratio'):>8.2f}",
         f"{'    p99 ms':<52}{m('w_p99'):>12.1f}{m('b_p99'):>12.1f}{m('p99_ratio'):>8.2f}",
         f"{c_label:<52}{m('verify'):>12,.0f}{m('seed'):>12,.0f}{m('verify_ratio'):>8.2f}",
+        f"{'    Zipf popularity: claims/s':<52}"
+        f"{m('verify_zipf'):>12,.0f}{m('seed_zipf'):>12,.0f}{m('verify_ratio_zipf'):>8.2f}",
     ]
     for c in (1, 4, 16, 64):
         lines.append(
@@ -126,7 +160,17 @@ def render(runs: list[dict[str, float]], bench: Bench, loads: tuple[str, str]) -
         f"{m('rss_mb'):>12.0f}{(BASE_RSS + 1.2 * s.cache_bytes) / MB:>12.0f}"
         f"{m('rss_ratio'):>8.2f}",
         "",
+        f"core, in process: µs CPU per claim by phase ({CORE_ANSWERS * 4:,} claims after as many;"
+        " analyses kept)",
+        f"{'phase':<52}{'uniform':>12}{'Zipf':>12}",
     ]
+    for phase in core.PHASES:
+        lines.append(
+            f"{'    ' + phase:<52}"
+            f"{m(f'core_uniform_{phase}'):>12.1f}{m(f'core_zipf_{phase}'):>12.1f}"
+        )
+    total = {p: sum(m(f"core_{p}_{phase}") for phase in core.PHASES) for p in ("uniform", "zipf")}
+    lines += [f"{'    total':<52}{total['uniform']:>12.1f}{total['zipf']:>12.1f}", ""]
     for t in TARGETS:
         value = m(t.key)
         verdict = "PASS" if t.holds(value) else "MISS"

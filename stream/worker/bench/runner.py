@@ -138,7 +138,7 @@ class Bench:
         self.log = log
         self.store = f"sqlite:///{root / 'corpus.db'}"
         self.docs: list[synth.SynthDoc] = []
-        self._payloads: dict[tuple[int, int, int, int, bool], list[tuple[bytes, bytes]]] = {}
+        self._payloads: dict[tuple[int, int, int, int, bool, str], list[tuple[bytes, bytes]]] = {}
         self._procs: list[subprocess.Popen[bytes]] = []
         self._logs: dict[int, Path] = {}
         self.profile_to: Path | None = None
@@ -167,18 +167,24 @@ class Bench:
         return sum(len(d.text.encode()) for d in self.docs) // max(len(self.docs), 1)
 
     def payloads(
-        self, claims: int, count: int, seed: int = 1, start: int = 0, *, cold: bool = False
+        self,
+        claims: int,
+        count: int,
+        seed: int = 1,
+        start: int = 0,
+        *,
+        cold: bool = False,
+        popularity: str = "uniform",
     ) -> list[tuple[bytes, bytes]]:
         """Answers as (key, value) records with distinct claim texts, citing the hot working
-        set (or, `cold`, the whole corpus); ids from `start` on (warm-up answers use other
-        ids, or the duplicate index would skip the measured ones)."""
-        key = (claims, count, seed, start, cold)
+        set (or, `cold`, the whole corpus) uniformly or by Zipf popularity; ids from `start`
+        on (warm-up answers use other ids, or the duplicate index would skip the measured
+        ones)."""
+        key = (claims, count, seed, start, cold, popularity)
         if key not in self._payloads:
             docs = self.docs if cold else self.docs[: self.sizes.hot_docs]
-            self._payloads[key] = [
-                (a["answer_id"].encode(), orjson.dumps(a))
-                for a in synth.answers(count, docs, claims, seed=seed + claims, start=start)
-            ]
+            made = synth.answers(count, docs, claims, seed + claims, start, popularity)
+            self._payloads[key] = [(a["answer_id"].encode(), orjson.dumps(a)) for a in made]
         return self._payloads[key]
 
     # -- Kafka helpers -----------------------------------------------------------------------
@@ -385,6 +391,7 @@ class Bench:
         bare: tuple[int, int] | None = None,
         cold: bool = False,
         variant: Variant | None = None,
+        popularity: str = "uniform",
     ) -> Throughput:
         """Answers/s from the first input's to the last decision's broker timestamp.
 
@@ -393,6 +400,7 @@ class Bench:
         burst: the backlog is drained at full speed. Its CPU is the process tree's over the
         burst, divided by the claims. The warm-up cites most of the hot working set, so the
         corpus cache is warm; `cold` answers cite the whole corpus instead (the memory run).
+        With `popularity="zipf"` the warm-up and the burst cite documents by popularity.
         """
         ns = Namespace()
         await self.topics(ns)
@@ -403,10 +411,12 @@ class Bench:
             proc = self.start_bare(ns, claims, *bare)
             pids = [proc.pid]
         try:
-            warm = self.payloads(4, self.sizes.hot_docs // 2, seed=3, start=WARM_START)
+            warm = self.payloads(
+                4, self.sizes.hot_docs // 2, seed=3, start=WARM_START, popularity=popularity
+            )
             await self.produce(ns.answers, warm, traced=traced)
             await self.observe(ns.decisions, {k for k, _ in warm})
-            records = self.payloads(claims, count, cold=cold)
+            records = self.payloads(claims, count, cold=cold, popularity=popularity)
             spy = None
             if self.profile_to is not None and bare is None and processes == 1 and not cold:
                 spy = profile.start(proc.pid, self.profile_to)
@@ -478,11 +488,11 @@ class Bench:
         finally:
             await producer.stop()
 
-    def verify_vs_seed(self) -> tuple[float, float, int]:
+    def verify_vs_seed(self, popularity: str = "uniform") -> tuple[float, float, int]:
         """(citegate verify claims/s, seed pipeline claims/s, claims), process start included."""
-        records = self.payloads(4, self.sizes.verify_answers, seed=5)
-        answers_path = self.root / "verify-answers.jsonl"
-        corpus_path = self.root / "verify-corpus.jsonl"
+        records = self.payloads(4, self.sizes.verify_answers, seed=5, popularity=popularity)
+        answers_path = self.root / f"verify-answers-{popularity}.jsonl"
+        corpus_path = self.root / f"verify-corpus-{popularity}.jsonl"
         answers_path.write_bytes(b"\n".join(v for _, v in records) + b"\n")
         cited = {c["document_id"] for _, v in records for c in orjson.loads(v)["citations"]}
         corpus_path.write_bytes(

@@ -9,9 +9,11 @@ negated, generalised, cited elsewhere, uncited, wrong range). Nothing here is ev
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,6 +188,31 @@ def _edit(doc: SynthDoc, k: int, kind: str, rng: random.Random) -> str:
     return sentence
 
 
+ZIPF_S = 1.1
+"""Exponent of the Zipf popularity: the document of rank r is cited in proportion to r^-s."""
+
+
+class Zipf:
+    """Zipf-distributed document popularity over a corpus, per language (an answer's claims
+    share its language). Ranks follow a fixed shuffle, so popular documents are spread over
+    the corpus rather than its first entries."""
+
+    def __init__(self, size: int, s: float = ZIPF_S, seed: int = 0) -> None:
+        order = list(range(size))
+        random.Random(seed).shuffle(order)  # noqa: S311 — reproducible data, not secrets
+        self.by_language = []
+        for language in range(len(LANGUAGES)):
+            ranked = [i for i in order if i % len(LANGUAGES) == language]
+            weights = [(r + 1) ** -s for r in range(len(ranked))]
+            self.by_language.append((ranked, list(itertools.accumulate(weights))))
+
+    def pick(self, rng: random.Random, language: int | None) -> int:
+        lang = rng.randrange(len(LANGUAGES)) if language is None else language
+        ranked, cumulative = self.by_language[lang]
+        at = bisect.bisect_left(cumulative, rng.random() * cumulative[-1])
+        return ranked[min(at, len(ranked) - 1)]
+
+
 def make_answer(
     n: int,
     docs: list[SynthDoc],
@@ -195,21 +222,28 @@ def make_answer(
     kinds: tuple[str, ...] = CLAIM_KINDS,
     used: set[tuple[int, int]] | None = None,
     corpus: tuple[str, str] = ("bench", "v1"),
+    zipf: Zipf | None = None,
+    said: set[str] | None = None,
 ) -> dict[str, Any]:
     """One structured answer whose claims cite sentences of random documents.
 
     `used` remembers (document, sentence) pairs already claimed, so claim texts stay distinct
-    across a run for as long as the corpus has unused sentences.
+    across a run for as long as the corpus has unused sentences. With `zipf`, documents are
+    picked by popularity and popular sentences are cited again; `said` then remembers claim
+    texts instead, so a sentence cited again is claimed with another edit (or another number).
     """
     claims, citations, texts = [], [], []
     language = None
     for c in range(claims_per_answer):
         lang_index: int | None = None if language is None else LANGUAGES.index(language)
-        di, k = _pick(docs, rng, used, lang_index)
+        if zipf is None:
+            di, k = _pick(docs, rng, used, lang_index)
+            kind = kinds[rng.randrange(len(kinds))]
+            text = _edit(docs[di], k, kind, rng)
+        else:
+            di, k, kind, text = _popular(docs, rng, zipf, lang_index, kinds, said)
         doc = docs[di]
         language = language or doc.language
-        kind = kinds[rng.randrange(len(kinds))]
-        text = _edit(doc, k, kind, rng)
         cid = f"c{c + 1}"
         if kind == "uncited":
             claims.append({"id": cid, "text": text, "citation_ids": []})
@@ -248,6 +282,28 @@ def make_answer(
     }
 
 
+def _popular(
+    docs: Sequence[SynthDoc],
+    rng: random.Random,
+    zipf: Zipf,
+    language: int | None,
+    kinds: tuple[str, ...],
+    said: set[str] | None,
+) -> tuple[int, int, str, str]:
+    """(document, sentence, edit, claim text) by popularity, a claim text not said before
+    when 64 tries find one."""
+    for _ in range(64):
+        di = zipf.pick(rng, language)
+        k = rng.randrange(len(docs[di].sentences))
+        kind = kinds[rng.randrange(len(kinds))]
+        text = _edit(docs[di], k, kind, rng)
+        if said is None or text not in said:
+            break
+    if said is not None:
+        said.add(text)
+    return di, k, kind, text
+
+
 def _same_language(docs: list[SynthDoc], rng: random.Random, language: int) -> int:
     """A document index in the given language (documents cycle through LANGUAGES)."""
     per = max(1, (len(docs) - language + len(LANGUAGES) - 1) // len(LANGUAGES))
@@ -270,10 +326,22 @@ def _pick(
     return di, k
 
 
+POPULARITIES = ("uniform", "zipf")
+
+
 def answers(
-    count: int, docs: list[SynthDoc], claims_per_answer: int, seed: int, start: int = 0
+    count: int,
+    docs: list[SynthDoc],
+    claims_per_answer: int,
+    seed: int,
+    start: int = 0,
+    popularity: str = "uniform",
 ) -> Iterator[dict[str, Any]]:
+    """`count` answers citing `docs` uniformly (each sentence once while any is unused) or,
+    `popularity="zipf"`, by Zipf-distributed document popularity (s = `ZIPF_S`)."""
     rng = random.Random(seed)  # noqa: S311 — reproducible data, not secrets
     used: set[tuple[int, int]] = set()
+    said: set[str] = set()
+    zipf = Zipf(len(docs)) if popularity == "zipf" else None
     for n in range(start, start + count):
-        yield make_answer(n, docs, claims_per_answer, rng, used=used)
+        yield make_answer(n, docs, claims_per_answer, rng, used=used, zipf=zipf, said=said)
