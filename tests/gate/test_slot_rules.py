@@ -193,3 +193,9 @@ def test_a_russian_nominalisation_aligns_but_a_claimed_completion_needs_its_time
     assert not align(claim, evidence).unaligned
     narrative = "Ребята взялись за дело, первым пунктом стала разработка игровой программы."
     assert "уже" in align("Ребята уже разработали игровую программу.", narrative).unaligned
+
+
+def test_once_a_day_written_either_way_is_one_frequency() -> None:
+    evidence = "成人及12岁以上儿童，一次1片，一日1次。"
+    assert SignalCode.UNIT_MISMATCH not in _codes("12岁以上儿童每天一次，每次1片。", evidence)
+    assert SignalCode.NUMBER_MISMATCH in _codes("12岁以上儿童每天两次，每次1片。", evidence)
