@@ -640,6 +640,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     else:
         unaligned += _merge(claim_n, missing_spans)
     window_words = ev.get(_scan_words)
+    for adverb in _RU_TIME_ADVERB.findall(claim_n.lower()):
+        if adverb not in window_words and adverb not in unaligned:
+            unaligned.append(adverb)  # `уже разработали` for `разработка`: a completion claimed
     for acronym in _ACRONYM.findall(claim_n):
         pos = claim_n.find(acronym)
         if any(x <= pos < y for x, y in spans_ok):
@@ -786,6 +789,9 @@ def _in_place(
     return False
 
 
+_RU_TIME_ADVERB = re.compile(r"(?<![\w-])уже(?![\w-])")
+"""`уже` is a stop word to the tokenizer, but like English `already` it adds a time (the
+event is complete) that the evidence must state."""
 _TIME_ADVERBS = frozenset(
     """now currently presently already still yet soon recently lately today tomorrow
     yesterday formerly previously later earlier again""".split()

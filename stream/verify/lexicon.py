@@ -13,6 +13,7 @@ table is read once, on first use.
 from __future__ import annotations
 
 import gzip
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -193,12 +194,18 @@ _RU_SUFFIXES = (
     "ывание", "ивание", "ование", "евание", "ение", "ание", "яние", "тие", "ние",
     "ывать", "ивать", "овать", "евать", "вать", "ать", "ять", "еть", "ить", "уть", "оть", "ти",
     "енный", "анный", "онный", "ённый", "ный", "ной", "ний", "ый", "ий", "ой", "ая", "ое",
-    "ие", "ия", "о", "е", "ь", "а", "я",
+    "ие", "ия", "ка", "о", "е", "ь", "а", "я",
 )  # fmt: skip
 _RU_ALTERNATIONS = (
     ("вл", ("в",)), ("бл", ("б",)), ("пл", ("п",)), ("мл", ("м",)), ("щ", ("т", "ст")),
     ("ж", ("д", "з")), ("ч", ("т", "к")),
 )  # fmt: skip
+
+
+_RU_KEPT_TAILS = frozenset({"ж", "ч", "щ"})
+"""Alternating consonants that the noun of the same root may keep (`поддержка`, `проверка`)."""
+_RU_ROOT_VOWEL = re.compile(r"[^аеёиоуыэюя](ав|ов|[ео])[^аеёиоуыэюя]*$")
+_RU_VOWEL_SWAP = {"е": "о", "о": "е", "ав": "ов", "ов": "ав"}
 
 
 @lru_cache(maxsize=65536)
@@ -220,8 +227,16 @@ def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
     for tail, repls in _RU_ALTERNATIONS:
         if word.endswith(tail):
             found = [word[: -len(tail)] + r for r in repls]
+            if tail in _RU_KEPT_TAILS:
+                found.insert(0, word)  # поддерживать / поддержка: the root keeps its ж
             break
-    return tuple(w for w in found if len(w) >= shortest)
+    # vowel alternations of the root's last syllable: перенести / перенос (е/о),
+    # восстанавливать / восстановление (ав/ов)
+    for w in list(found):
+        m = _RU_ROOT_VOWEL.search(w)
+        if m is not None:
+            found.append(w[: m.start(1)] + _RU_VOWEL_SWAP[m.group(1)] + w[m.end(1) :])
+    return tuple(dict.fromkeys(w for w in found if len(w) >= shortest))
 
 
 def ru_root(lemma: str) -> str | None:

@@ -95,6 +95,7 @@ ZH_CLASSIFIERS = (
     "个月", "小时", "分钟", "毫秒", "星期", "个", "名", "位", "家", "项", "次", "台", "条",
     "人", "种", "倍", "天", "年", "月", "周", "秒", "岁", "元", "份", "张", "层", "级", "款",
     "部", "座", "所", "门", "节", "篇", "本", "件", "只", "头", "批", "轮", "组", "款", "道",
+    "片", "粒", "袋", "瓶", "支",
 )  # fmt: skip
 
 
@@ -142,7 +143,11 @@ def normalize_zh(text: str) -> str:
             return m.group(0)
         return m.group(1) + _fmt(value)
 
-    return _ZH_RUN.sub(repl, text)
+    return _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
+
+
+_ZH_PER_DAY = re.compile(r"(?<![\d每第])[一1](日|天)(?=[^\d，。；,;]{0,2}\d+次)")
+"""`一日1次` and `一天吃一次` state a frequency, as `每日1次` does: once a day."""
 
 
 def _fmt(value: float) -> str:

@@ -173,3 +173,29 @@ def test_cannot_before_restates_only_after() -> None:
     found = align("订单状态变为“已签收”之前，无法提交退货申请。", evidence)
     assert found.complete, found.mismatches
     assert not align("订单状态变为“已签收”之前，可以提交退货申请。", evidence).complete
+
+
+@pytest.mark.parametrize(
+    ("verb", "noun"),
+    [("перенести", "перенос"), ("восстанавливать", "восстановление"), ("поддерживать", "поддержка"), ("проверять", "проверка")],
+)  # fmt: skip
+def test_russian_verbs_share_a_root_with_their_action_nouns(verb: str, noun: str) -> None:
+    from stream.verify.lexicon import ru_roots
+
+    assert set(ru_roots(verb)) & set(ru_roots(noun))
+
+
+def test_a_russian_nominalisation_aligns_but_a_claimed_completion_needs_its_time() -> None:
+    evidence = (
+        "Перенос отпуска на следующий год допускается только с письменного согласия сотрудника."
+    )
+    claim = "Перенести отпуск на следующий год можно только с письменного согласия сотрудника."
+    assert not align(claim, evidence).unaligned
+    narrative = "Ребята взялись за дело, первым пунктом стала разработка игровой программы."
+    assert "уже" in align("Ребята уже разработали игровую программу.", narrative).unaligned
+
+
+def test_once_a_day_written_either_way_is_one_frequency() -> None:
+    evidence = "成人及12岁以上儿童，一次1片，一日1次。"
+    assert SignalCode.UNIT_MISMATCH not in _codes("12岁以上儿童每天一次，每次1片。", evidence)
+    assert SignalCode.NUMBER_MISMATCH in _codes("12岁以上儿童每天两次，每次1片。", evidence)
