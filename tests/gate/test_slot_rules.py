@@ -199,3 +199,15 @@ def test_once_a_day_written_either_way_is_one_frequency() -> None:
     evidence = "成人及12岁以上儿童，一次1片，一日1次。"
     assert SignalCode.UNIT_MISMATCH not in _codes("12岁以上儿童每天一次，每次1片。", evidence)
     assert SignalCode.NUMBER_MISMATCH in _codes("12岁以上儿童每天两次，每次1片。", evidence)
+
+
+def test_single_word_bounds_are_closed_words_and_bound_through_a_preposition() -> None:
+    evidence = "Хранилище расположено в другом дата-центре, не ближе 100 км от основного."
+    found = align(
+        "Хранилище расположено в другом дата-центре минимум в 100 км от основного.", evidence
+    )
+    assert "минимум" not in " ".join(found.unaligned)
+    assert SignalCode.BOUND_MISMATCH not in {m.code for m in found.mismatches}
+    assert SignalCode.BOUND_MISMATCH in _codes(
+        "Хранилище расположено в другом дата-центре максимум в 100 км от основного.", evidence
+    )
