@@ -64,9 +64,12 @@ class TimedAnalysis(DocumentAnalysis):
 
 
 class Corpus:
-    """The documents of the bench with one (timed) analysis each, kept across answers."""
+    """The documents of the bench with one (timed) analysis each, kept across answers, or
+    (`analysed=False`) with none: every claim then derives its evidence's facts itself, as
+    before analyses were kept (the text caches of the core still apply)."""
 
-    def __init__(self, docs: Sequence[SynthDoc]) -> None:
+    def __init__(self, docs: Sequence[SynthDoc], *, analysed: bool = True) -> None:
+        self.analysed = analysed
         self.spent = [0]
         self.documents = {
             (d.document_id, d.version): Document(
@@ -84,7 +87,7 @@ class Corpus:
             {k: self.documents[k] for k in keys},
             {i: (v,) for i, v in keys},
             frozenset(),
-            {k: self.analyses[k] for k in keys},
+            {k: self.analyses[k] for k in keys} if self.analysed else {},
         )
 
 

@@ -95,15 +95,19 @@ warm-up answers."""
 
 
 def core_phases(bench: Bench) -> dict[str, float]:
-    """µs of CPU per claim by phase of the pure core (`core.phases`), per popularity; a
-    fresh corpus (no analyses yet) for each, warmed up by answers of the same popularity."""
+    """µs of CPU per claim by phase of the pure core (`core.phases`), per popularity, without
+    and with documents' analyses kept (side by side: the step analyses are for); a fresh
+    corpus for each, warmed up by answers of the same popularity."""
     out: dict[str, float] = {}
     docs = bench.docs[: bench.sizes.hot_docs]
     for popularity in ("uniform", "zipf"):
         warm = bench.payloads(4, CORE_ANSWERS, seed=21, start=WARM_START, popularity=popularity)
         measured = bench.payloads(4, CORE_ANSWERS, seed=23, popularity=popularity)
-        found = core.phases(core.Corpus(docs), [v for _, v in warm], [v for _, v in measured])
-        out |= {f"core_{popularity}_{phase}": us for phase, us in found.items()}
+        for kept in (False, True):
+            corpus = core.Corpus(docs, analysed=kept)
+            found = core.phases(corpus, [v for _, v in warm], [v for _, v in measured])
+            name = f"core_{popularity}_{'kept' if kept else 'none'}"
+            out |= {f"{name}_{phase}": us for phase, us in found.items()}
     return out
 
 
@@ -160,17 +164,16 @@ def render(runs: list[dict[str, float]], bench: Bench, loads: tuple[str, str]) -
         f"{m('rss_mb'):>12.0f}{(BASE_RSS + 1.2 * s.cache_bytes) / MB:>12.0f}"
         f"{m('rss_ratio'):>8.2f}",
         "",
-        f"core, in process: µs CPU per claim by phase ({CORE_ANSWERS * 4:,} claims after as many;"
-        " analyses kept)",
-        f"{'phase':<52}{'uniform':>12}{'Zipf':>12}",
+        f"core, in process: µs CPU per claim by phase ({CORE_ANSWERS * 4:,} claims after as"
+        " many), without / with the documents' analyses kept",
+        f"{'phase':<40}{'uniform':>12}{'':>12}{'Zipf':>12}{'':>12}",
     ]
+    columns = [f"core_{p}_{k}" for p in ("uniform", "zipf") for k in ("none", "kept")]
     for phase in core.PHASES:
-        lines.append(
-            f"{'    ' + phase:<52}"
-            f"{m(f'core_uniform_{phase}'):>12.1f}{m(f'core_zipf_{phase}'):>12.1f}"
-        )
-    total = {p: sum(m(f"core_{p}_{phase}") for phase in core.PHASES) for p in ("uniform", "zipf")}
-    lines += [f"{'    total':<52}{total['uniform']:>12.1f}{total['zipf']:>12.1f}", ""]
+        cells = "".join(f"{m(f'{c}_{phase}'):>12.1f}" for c in columns)
+        lines.append(f"{'    ' + phase:<40}{cells}")
+    totals = "".join(f"{sum(m(f'{c}_{p}') for p in core.PHASES):>12.1f}" for c in columns)
+    lines += [f"{'    total':<40}{totals}", ""]
     for t in TARGETS:
         value = m(t.key)
         verdict = "PASS" if t.holds(value) else "MISS"
