@@ -703,6 +703,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += dated
     states_other += dated
     mismatches += _opposed_in_focus(claim_n, focus)
+    mismatches += _dropped_loss(claim_n, focus, frozen_keys)
     substituted = _substitutions(claim_n, [*unaligned, *paraphrased], focus, frozen_keys)
     mismatches += substituted
     states_other += substituted
@@ -1167,6 +1168,32 @@ def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
         if hit is not None:
             out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     return out[:2]
+
+
+_LOSS_WORDS = frozenset(
+    """loss losses decline declines reduction reductions shortage shortages lack deficit
+    decrease decreases shrinkage""".split()
+)
+_UPWARD = re.compile(r"(?:increas|grow|grew|rise|rose|risen|rising|gain|expand|higher|greater)")
+
+
+def _dropped_loss(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """A claim that something went up, resting on evidence about the *loss* of it (`ice sheets
+    have increased in mass` for `increasing rates of ice mass loss`): the dropped `loss`
+    reverses the direction."""
+    claim_words = [w.lower() for w in _WORD.findall(claim)]
+    upward = next((w for w in claim_words if _UPWARD.match(w)), None)
+    if upward is None or _LOSS_WORDS & set(claim_words):
+        return []
+    words = [w.lower() for w in _WORD.findall(focus)]
+    for i, w in enumerate(words):
+        if w not in _LOSS_WORDS:
+            continue
+        near = [n for n in (*words[max(0, i - 2) : i], *words[i + 1 : i + 3]) if n not in EN_STOP]
+        if any(keys(n) & claim_keys for n in near):
+            said = " ".join(words[max(0, i - 2) : i + 1])
+            return [RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{upward} (evidence: {said})")]
+    return []
 
 
 def _substitutions(

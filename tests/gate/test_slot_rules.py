@@ -211,3 +211,11 @@ def test_single_word_bounds_are_closed_words_and_bound_through_a_preposition() -
     assert SignalCode.BOUND_MISMATCH in _codes(
         "Хранилище расположено в другом дата-центре максимум в 100 км от основного.", evidence
     )
+
+
+def test_a_dropped_loss_reverses_the_direction() -> None:
+    evidence = "Increasing rates of ice mass loss from the Greenland and Antarctic ice sheets."
+    claim = "The Greenland and Antarctic ice sheets have increased in mass."
+    assert SignalCode.ANTONYM_MISMATCH in _codes(claim, evidence)
+    kept = "The rates of ice mass loss from the Greenland and Antarctic ice sheets are increasing."
+    assert SignalCode.ANTONYM_MISMATCH not in _codes(kept, evidence)
