@@ -283,9 +283,13 @@ def _evidence_word_keys(original: str) -> frozenset[str]:
     found = keys(w) | evidence_keys(w)
     if original[:1].isupper():
         found = frozenset(k for k in found if "=" not in k and not _SENSE_KEY.match(k))
-    if "-" in w:
+    if "-" in w and not w.startswith(_NEGATIVE_PREFIXES):
         found = found.union(*(keys(part) for part in w.split("-")))
     return found
+
+
+_NEGATIVE_PREFIXES = ("non-", "un-", "anti-", "not-", "no-", "не-", "анти-", "без-")
+"""`non-programmable` is the opposite of `programmable`: its parts lend no keys."""
 
 
 @short_cache(maxsize=32, max_chars=1 << 18)

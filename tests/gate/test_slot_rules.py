@@ -219,3 +219,10 @@ def test_a_dropped_loss_reverses_the_direction() -> None:
     assert SignalCode.ANTONYM_MISMATCH in _codes(claim, evidence)
     kept = "The rates of ice mass loss from the Greenland and Antarctic ice sheets are increasing."
     assert SignalCode.ANTONYM_MISMATCH not in _codes(kept, evidence)
+
+
+def test_a_negative_prefix_keeps_its_word_from_aligning_with_the_bare_one() -> None:
+    evidence = "Only non-programmable calculators are permitted in the exam."
+    assert not align("Programmable calculators are permitted in the exam.", evidence).complete
+    assert align("Non-programmable calculators are permitted in the exam.", evidence).complete
+    assert align("Low-cost plans are available.", "Plans whose cost is low are available.").complete

@@ -1,4 +1,4 @@
-"""`python -m stream.quality.speed`: alternated runs, medians and ratios; one-line refusals."""
+"""`python -m tests.gate.speed`: alternated runs, medians and ratios; one-line refusals."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from stream.quality import speed
+from tests.gate import speed
 
 
 def test_runs_alternate_and_the_ratio_is_of_medians(

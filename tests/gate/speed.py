@@ -1,4 +1,4 @@
-"""`python -m stream.quality.speed --baseline REV FILE...`: rules checker claims/s side by side.
+"""`python -m tests.gate.speed --baseline REV FILE...`: rules checker claims/s side by side.
 
 For each labelled file, `citegate eval FILE --no-mutations` runs as a subprocess with this
 checkout's code and with the code of an earlier commit (extracted with `git archive` and put
@@ -73,7 +73,7 @@ def compare(files: list[Path], baseline: Path, here: Path, runs: int) -> list[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m stream.quality.speed", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tests.gate.speed", description=__doc__)
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
     parser.add_argument("--baseline", required=True, metavar="REV", help="commit to compare with")
     parser.add_argument("--runs", type=int, default=3, help="runs per file and variant (median)")
