@@ -708,7 +708,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     states_other += dated
     mismatches += _opposed_in_focus(claim_n, focus)
     mismatches += _dropped_loss(claim_n, focus, frozen_keys)
-    substituted = _substitutions(claim_n, [*unaligned, *paraphrased], focus, frozen_keys)
+    substituted = _substitutions(
+        claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
+    )
     mismatches += substituted
     states_other += substituted
     units = max(units, 1)
@@ -1201,10 +1203,18 @@ def _dropped_loss(claim: str, focus: str, claim_keys: frozenset[str]) -> list[Ri
 
 
 def _substitutions(
-    claim: str, unaligned: list[str], focus: str, claim_keys: frozenset[str]
+    claim: str,
+    unaligned: list[str],
+    focus: str,
+    claim_keys: frozenset[str],
+    sequence: list[tuple[int, frozenset[str]]] = (),  # type: ignore[assignment]
 ) -> list[RiskSignal]:
     """Name what the evidence says instead of an unaligned word: an antonym (`increases` for
-    `decreases`) or another name (`Berlin` for `Paris`) states a different value."""
+    `decreases`) or another name (`Berlin` for `Paris`) states a different value. Another
+    name counts only where it stands in the claim's place — next to the evidence's match
+    for a claim word next to the claim's name: a name the evidence does not mention is
+    missing, not contradicted (`Richard Amardi` is no other value of `Canada Basketball`), and
+    so is a name in a claim that fails to align elsewhere too."""
     out: list[RiskSignal] = []
     if not unaligned:
         return out
@@ -1229,12 +1239,16 @@ def _substitutions(
         for p in unaligned
         if (p[:1].isupper() and not claim.startswith(p)) or (p.isascii() and has_cjk(claim))
     ]
-    if entities:
+    # another name is another value only in a claim whose every other unit aligns
+    if entities and len(unaligned) <= 2 and all(p in entities for p in unaligned):
         names = [
             w
             for w in _capitalised(focus)
             if not keys(w.lower()) & claim_keys and w.lower() not in lowered
         ]
+        at = claim.find(entities[0])
+        evidence_seq = _sequence(focus) if names else []
+        names = [w for w in names if _in_place(at, w, list(sequence), evidence_seq)]
         if names:
             out.append(
                 RiskSignal(

@@ -226,3 +226,20 @@ def test_a_negative_prefix_keeps_its_word_from_aligning_with_the_bare_one() -> N
     assert not align("Programmable calculators are permitted in the exam.", evidence).complete
     assert align("Non-programmable calculators are permitted in the exam.", evidence).complete
     assert align("Low-cost plans are available.", "Plans whose cost is low are available.").complete
+
+
+def test_another_name_in_the_claims_place_contradicts() -> None:
+    found = align("The backup copy is stored in Frankfurt.", "The backup copy is stored in Dublin.")
+    assert [m.code for m in found.contradictions] == [SignalCode.ENTITY_MISMATCH]
+
+
+def test_a_name_the_evidence_does_not_mention_is_missing_not_contradicted() -> None:
+    evidence = (
+        "TORONTO (August 22, 2017) - Canada Basketball's Men's High Performance Program is "
+        "pleased to announce the final roster for the Senior Men's National Team."
+    )
+    claim = "On August 22, 2017, Richard Amardi was selected for the Senior Men's National Team."
+    found = align(claim, evidence)
+    assert SignalCode.ENTITY_MISMATCH not in {m.code for m in found.mismatches}
+    assert not found.contradictions
+    assert not found.complete
