@@ -243,3 +243,24 @@ def test_a_name_the_evidence_does_not_mention_is_missing_not_contradicted() -> N
     assert SignalCode.ENTITY_MISMATCH not in {m.code for m in found.mismatches}
     assert not found.contradictions
     assert not found.complete
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    from stream.quality.evaluate import LabelledClaim, to_request
+    from stream.verify.checkers import RulesChecker
+
+    record = LabelledClaim("t", "t", "en", claim, (("d", evidence),), "entailed")
+    return RulesChecker().check(to_request(record)).verdict.value
+
+
+def test_a_number_clash_in_a_claim_that_otherwise_aligns_is_contradicted() -> None:
+    evidence = "The last cold period began about 115,000 years ago."
+    assert _verdict("The last cold period began about 125,000 years ago.", evidence) == (
+        "contradicted"
+    )
+
+
+def test_a_number_clash_in_a_claim_that_fails_to_align_elsewhere_is_insufficient() -> None:
+    evidence = "The last cold period began about 115,000 years ago."
+    claim = "The last sea-level high point occurred between two ice ages, about 125,000 years ago."
+    assert _verdict(claim, evidence) == "insufficient"
