@@ -283,9 +283,13 @@ def _evidence_word_keys(original: str) -> frozenset[str]:
     found = keys(w) | evidence_keys(w)
     if original[:1].isupper():
         found = frozenset(k for k in found if "=" not in k and not _SENSE_KEY.match(k))
-    if "-" in w:
+    if "-" in w and not w.startswith(_NEGATIVE_PREFIXES):
         found = found.union(*(keys(part) for part in w.split("-")))
     return found
+
+
+_NEGATIVE_PREFIXES = ("non-", "un-", "anti-", "not-", "no-", "не-", "анти-", "без-")
+"""`non-programmable` is the opposite of `programmable`: its parts lend no keys."""
 
 
 @short_cache(maxsize=32, max_chars=1 << 18)
@@ -705,7 +709,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += dated
     states_other += dated
     mismatches += _opposed_in_focus(claim_n, focus)
-    substituted = _substitutions(claim_n, [*unaligned, *paraphrased], focus, frozen_keys)
+    mismatches += _dropped_loss(claim_n, focus, frozen_keys)
+    substituted = _substitutions(
+        claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
+    )
     mismatches += substituted
     states_other += substituted
     units = max(units, 1)
@@ -1171,11 +1178,45 @@ def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
     return out[:2]
 
 
+_LOSS_WORDS = frozenset(
+    """loss losses decline declines reduction reductions shortage shortages lack deficit
+    decrease decreases shrinkage""".split()
+)
+_UPWARD = re.compile(r"(?:increas|grow|grew|rise|rose|risen|rising|gain|expand|higher|greater)")
+
+
+def _dropped_loss(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """A claim that something went up, resting on evidence about the *loss* of it (`ice sheets
+    have increased in mass` for `increasing rates of ice mass loss`): the dropped `loss`
+    reverses the direction."""
+    claim_words = [w.lower() for w in _WORD.findall(claim)]
+    upward = next((w for w in claim_words if _UPWARD.match(w)), None)
+    if upward is None or _LOSS_WORDS & set(claim_words):
+        return []
+    words = [w.lower() for w in _WORD.findall(focus)]
+    for i, w in enumerate(words):
+        if w not in _LOSS_WORDS:
+            continue
+        near = [n for n in (*words[max(0, i - 2) : i], *words[i + 1 : i + 3]) if n not in EN_STOP]
+        if any(keys(n) & claim_keys for n in near):
+            said = " ".join(words[max(0, i - 2) : i + 1])
+            return [RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{upward} (evidence: {said})")]
+    return []
+
+
 def _substitutions(
-    claim: str, unaligned: list[str], focus: str, claim_keys: frozenset[str]
+    claim: str,
+    unaligned: list[str],
+    focus: str,
+    claim_keys: frozenset[str],
+    sequence: list[tuple[int, frozenset[str]]] = (),  # type: ignore[assignment]
 ) -> list[RiskSignal]:
     """Name what the evidence says instead of an unaligned word: an antonym (`increases` for
-    `decreases`) or another name (`Berlin` for `Paris`) states a different value."""
+    `decreases`) or another name (`Berlin` for `Paris`) states a different value. Another
+    name counts only where it stands in the claim's place — next to the evidence's match
+    for a claim word next to the claim's name: a name the evidence does not mention is
+    missing, not contradicted (`Richard Amardi` is no other value of `Canada Basketball`), and
+    so is a name in a claim that fails to align elsewhere too."""
     out: list[RiskSignal] = []
     if not unaligned:
         return out
@@ -1200,12 +1241,16 @@ def _substitutions(
         for p in unaligned
         if (p[:1].isupper() and not claim.startswith(p)) or (p.isascii() and has_cjk(claim))
     ]
-    if entities:
+    # another name is another value only in a claim whose every other unit aligns
+    if entities and len(unaligned) <= 2 and all(p in entities for p in unaligned):
         names = [
             w
             for w in _capitalised(focus)
             if not keys(w.lower()) & claim_keys and w.lower() not in lowered
         ]
+        at = claim.find(entities[0])
+        evidence_seq = _sequence(focus) if names else []
+        names = [w for w in names if _in_place(at, w, list(sequence), evidence_seq)]
         if names:
             out.append(
                 RiskSignal(

@@ -156,7 +156,21 @@ def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
 
 _EXCEPT_RE = _alternation(_EXCEPT)
 _ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,12}?[外以]")
-_BOUND_PHRASE_RE = _alternation((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk))
+_NUMBER_AHEAD = (
+    r"(?=\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?:\d|(?:"
+    + "|".join(sorted(RU_NUMBERS, key=len, reverse=True))
+    + r")(?![\w-])))"
+)
+_BOUND_PHRASE_RE = re.compile(
+    "|".join(
+        (
+            _alternation((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk)).pattern,
+            *(rf"(?<![\w-]){re.escape(w)}{_NUMBER_AHEAD}" for w in sorted(BOUND_PHRASES.words)),
+        )
+    )
+)
+"""Bound phrases anywhere; single bound words (`минимум`, `младше`) only before an amount,
+where they bound it: elsewhere they are content words a claim must keep."""
 _CONDITION_RES = tuple(
     (
         kind,

@@ -645,7 +645,7 @@ _BOUND_WORDS: dict[str, str] = {
 _BOUND_RE = re.compile(
     r"(?<![\w-])("
     + "|".join(re.escape(w) for w in sorted(_BOUND_WORDS, key=len, reverse=True))
-    + r")\s+(?:[$€£¥]\s?)?(?=\d|(?:"
+    + r")\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?=\d|(?:"
     + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), key=len, reverse=True))
     + r")\b)",
     re.IGNORECASE,

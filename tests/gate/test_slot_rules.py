@@ -199,3 +199,68 @@ def test_once_a_day_written_either_way_is_one_frequency() -> None:
     evidence = "成人及12岁以上儿童，一次1片，一日1次。"
     assert SignalCode.UNIT_MISMATCH not in _codes("12岁以上儿童每天一次，每次1片。", evidence)
     assert SignalCode.NUMBER_MISMATCH in _codes("12岁以上儿童每天两次，每次1片。", evidence)
+
+
+def test_single_word_bounds_are_closed_words_and_bound_through_a_preposition() -> None:
+    evidence = "Хранилище расположено в другом дата-центре, не ближе 100 км от основного."
+    found = align(
+        "Хранилище расположено в другом дата-центре минимум в 100 км от основного.", evidence
+    )
+    assert "минимум" not in " ".join(found.unaligned)
+    assert SignalCode.BOUND_MISMATCH not in {m.code for m in found.mismatches}
+    assert SignalCode.BOUND_MISMATCH in _codes(
+        "Хранилище расположено в другом дата-центре максимум в 100 км от основного.", evidence
+    )
+
+
+def test_a_dropped_loss_reverses_the_direction() -> None:
+    evidence = "Increasing rates of ice mass loss from the Greenland and Antarctic ice sheets."
+    claim = "The Greenland and Antarctic ice sheets have increased in mass."
+    assert SignalCode.ANTONYM_MISMATCH in _codes(claim, evidence)
+    kept = "The rates of ice mass loss from the Greenland and Antarctic ice sheets are increasing."
+    assert SignalCode.ANTONYM_MISMATCH not in _codes(kept, evidence)
+
+
+def test_a_negative_prefix_keeps_its_word_from_aligning_with_the_bare_one() -> None:
+    evidence = "Only non-programmable calculators are permitted in the exam."
+    assert not align("Programmable calculators are permitted in the exam.", evidence).complete
+    assert align("Non-programmable calculators are permitted in the exam.", evidence).complete
+    assert align("Low-cost plans are available.", "Plans whose cost is low are available.").complete
+
+
+def test_another_name_in_the_claims_place_contradicts() -> None:
+    found = align("The backup copy is stored in Frankfurt.", "The backup copy is stored in Dublin.")
+    assert [m.code for m in found.contradictions] == [SignalCode.ENTITY_MISMATCH]
+
+
+def test_a_name_the_evidence_does_not_mention_is_missing_not_contradicted() -> None:
+    evidence = (
+        "TORONTO (August 22, 2017) - Canada Basketball's Men's High Performance Program is "
+        "pleased to announce the final roster for the Senior Men's National Team."
+    )
+    claim = "On August 22, 2017, Richard Amardi was selected for the Senior Men's National Team."
+    found = align(claim, evidence)
+    assert SignalCode.ENTITY_MISMATCH not in {m.code for m in found.mismatches}
+    assert not found.contradictions
+    assert not found.complete
+
+
+def _verdict(claim: str, evidence: str) -> str:
+    from stream.quality.evaluate import LabelledClaim, to_request
+    from stream.verify.checkers import RulesChecker
+
+    record = LabelledClaim("t", "t", "en", claim, (("d", evidence),), "entailed")
+    return RulesChecker().check(to_request(record)).verdict.value
+
+
+def test_a_number_clash_in_a_claim_that_otherwise_aligns_is_contradicted() -> None:
+    evidence = "The last cold period began about 115,000 years ago."
+    assert _verdict("The last cold period began about 125,000 years ago.", evidence) == (
+        "contradicted"
+    )
+
+
+def test_a_number_clash_in_a_claim_that_fails_to_align_elsewhere_is_insufficient() -> None:
+    evidence = "The last cold period began about 115,000 years ago."
+    claim = "The last sea-level high point occurred between two ice ages, about 125,000 years ago."
+    assert _verdict(claim, evidence) == "insufficient"

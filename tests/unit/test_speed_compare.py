@@ -1,0 +1,38 @@
+"""`python -m tests.gate.speed`: alternated runs, medians and ratios; one-line refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.gate import speed
+
+
+def test_runs_alternate_and_the_ratio_is_of_medians(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    calls: list[str | None] = []
+    rates = {"base": iter([100.0, 300.0, 200.0]), "here": iter([90.0, 150.0, 180.0])}
+
+    def fake(file: Path, pythonpath: str | None) -> float:
+        calls.append(pythonpath)
+        return next(rates[str(pythonpath)])
+
+    monkeypatch.setattr(speed, "claims_per_s", fake)
+    lines = speed.compare([tmp_path / "x.jsonl"], Path("base"), Path("here"), runs=3)
+    assert calls == ["base", "here", "here", "base", "base", "here"]
+    assert lines[1].split()[-3:] == ["200", "150", "0.75"]  # medians 200 and 150
+    assert lines[-1].split()[-1] == "0.75"
+
+
+def test_a_missing_file_or_bad_baseline_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert speed.main(["--baseline", "HEAD", str(tmp_path / "missing.jsonl")]) == 2
+    data = tmp_path / "d.jsonl"
+    data.write_text("{}\n")
+    assert speed.main(["--baseline", "no-such-rev-xyz", str(data)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2
+    assert all(line.startswith("speed: ") for line in err)
