@@ -205,3 +205,11 @@ async def test_a_document_the_cache_does_not_keep_gets_a_fresh_analysis() -> Non
     two = (await cache.snapshot([("big", "1")])).analyses[("big", "1")]
     assert one is not two
     assert cache.size_bytes == 0
+
+
+def test_snapshots_of_the_same_documents_are_equal_whatever_their_analyses() -> None:
+    docs, _ = _bench_answers(1)
+    one, two = DocumentSnapshot.of(docs), DocumentSnapshot.of(docs)
+    assert one.analyses.keys() == two.analyses.keys()
+    assert one.analyses[("doc-0", "v1")] is not two.analyses[("doc-0", "v1")]
+    assert one == two
