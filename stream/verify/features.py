@@ -296,16 +296,12 @@ def used_windows(claim: str, fragments: tuple[Fragment, ...]) -> list[Window]:
     return [best, *(w for w in windows if w is not best and w.covered - best.covered)]
 
 
-def evidence_span(claim: str, fragments: tuple[Fragment, ...]) -> str:
-    """The text of the used windows, joined: what the claim is aligned with."""
-    return evidence_view(claim, fragments)[0]
-
-
 def evidence_view(
     claim: str, fragments: tuple[Fragment, ...]
 ) -> tuple[str, DocumentAnalysis | None, int | None]:
-    """`evidence_span`, with the analysis of its document and its offset there when it is
-    one window of an analysed document (several windows joined are no span of one)."""
+    """The text of the used windows, joined (what the claim is aligned with), with the
+    analysis of its document and its offset there when it is one window of an analysed
+    document (several windows joined are no span of one)."""
     used = used_windows(claim, fragments)
     text = "\n".join(w.fragment.text[w.start : w.end] for w in used)
     if len(used) == 1 and (at := used[0].fragment.offset) is not None:
