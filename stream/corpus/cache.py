@@ -9,8 +9,10 @@ a corpus that could not be read. Nothing about an outage is cached: the next loo
 
 Each cached version keeps its `DocumentAnalysis` (`stream.verify.analysis`) beside it, so the
 spans claims cite are analysed once per version rather than once per claim. The analysis grows
-as claims need more spans; its bytes count towards the bound with the document's, and an
-analysis made by another analyser version is never handed out.
+as claims need more spans; its bytes count towards the bound with the document's as they are
+kept, and an analysis made by another analyser version is never handed out. Over the bound,
+the least recently grown analyses are dropped before any document is evicted: a document costs
+a store query to get back, an analysis only the work of its next claims.
 """
 
 from __future__ import annotations
@@ -75,16 +77,15 @@ def document_bytes(doc: Document) -> int:
 
 
 class _Entry:
-    """One cached version: the document, its analysis, and the bytes counted for them
-    (`base` the document's, `counted` both as last counted)."""
+    """One cached version: the document, its analysis, and the bytes of the document
+    (`base`; the analysis's are `analysis.nbytes`)."""
 
-    __slots__ = ("analysis", "base", "counted", "document")
+    __slots__ = ("analysis", "base", "document")
 
-    def __init__(self, document: Document, analysis: DocumentAnalysis, base: int, counted: int):
+    def __init__(self, document: Document, analysis: DocumentAnalysis, base: int):
         self.document = document
         self.analysis = analysis
         self.base = base
-        self.counted = counted
 
 
 class CorpusCache:
@@ -134,6 +135,8 @@ class CorpusCache:
         self.hits = self.misses = self.evictions = self.negative_hits = 0
         self.errors = self.coalesced = 0
         self._docs: OrderedDict[tuple[str, str], _Entry] = OrderedDict()
+        self._analysed: OrderedDict[tuple[str, str], None] = OrderedDict()
+        """Entries whose analysis holds bytes, least recently grown first."""
         self._bytes = 0
         self._missing: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._versions: OrderedDict[str, tuple[float, tuple[str, ...]]] = OrderedDict()
@@ -146,7 +149,7 @@ class CorpusCache:
 
     def stats(self) -> dict[str, int]:
         counters = {attr: int(getattr(self, attr)) for attr in _COUNTERS.values()}
-        analysed = sum(e.counted - e.base for e in self._docs.values())
+        analysed = sum(self._docs[k].analysis.nbytes for k in self._analysed)
         return {
             **counters,
             "bytes": self._bytes,
@@ -238,29 +241,41 @@ class CorpusCache:
         size = document_bytes(doc)
         if size > self.max_bytes:
             return
-        old = self._docs.pop(key, None)
-        if old is not None:
-            self._bytes -= old.counted
-        analysis = analyse(doc.text)
-        self._docs[key] = _Entry(doc, analysis, size, size + analysis.nbytes)
-        self._bytes += size + analysis.nbytes
+        self._drop(key)
+        self._docs[key] = _Entry(doc, self._fresh_analysis(key, doc), size)
+        self._bytes += size
         self._evict()
 
-    def _evict(self) -> None:
-        while self._bytes > self.max_bytes and self._docs:
-            _, evicted = self._docs.popitem(last=False)
-            self._bytes -= evicted.counted
-            self._count("eviction")
-
-    def _recount(self, entry: _Entry) -> None:
-        """Count what the entry's analysis has grown by since it was last counted (claims
-        analyse spans after the lookup that handed the analysis out), evicting the least
-        recently used entries when the bound is passed."""
-        now = entry.base + entry.analysis.nbytes
-        if now != entry.counted:
-            self._bytes += now - entry.counted
-            entry.counted = now
+    def _fresh_analysis(self, key: tuple[str, str], doc: Document) -> DocumentAnalysis:
+        def grew(analysis: DocumentAnalysis, size: int) -> None:
+            entry = self._docs.get(key)
+            if entry is None or entry.analysis is not analysis:
+                return  # evicted or dropped meanwhile: no longer the cache's memory
+            self._bytes += size
+            self._analysed[key] = None
+            self._analysed.move_to_end(key)
             self._evict()
+
+        return analyse(doc.text, on_grow=grew)
+
+    def _drop(self, key: tuple[str, str]) -> None:
+        entry = self._docs.pop(key, None)
+        if entry is not None:
+            self._bytes -= entry.base + entry.analysis.nbytes
+            self._analysed.pop(key, None)
+
+    def _evict(self) -> None:
+        """Back under the bound: analyses first (least recently grown), then documents
+        (least recently used)."""
+        while self._bytes > self.max_bytes and self._analysed:
+            key, _ = self._analysed.popitem(last=False)
+            entry = self._docs[key]
+            self._bytes -= entry.analysis.nbytes
+            entry.analysis = self._fresh_analysis(key, entry.document)
+        while self._bytes > self.max_bytes and self._docs:
+            key = next(iter(self._docs))
+            self._drop(key)
+            self._count("eviction")
 
     def _fresh(self, expires: float) -> bool:
         return self._clock() < expires
@@ -285,15 +300,16 @@ class CorpusCache:
         self._docs.move_to_end(key)
         self._count("hit")
         if not cached.analysis.is_current:
-            cached.analysis = analyse(cached.document.text)
-        self._recount(cached)
+            self._bytes -= cached.analysis.nbytes
+            self._analysed.pop(key, None)
+            cached.analysis = self._fresh_analysis(key, cached.document)
         return cached.document
 
     def analysis(self, document: Document) -> DocumentAnalysis:
         """The kept analysis of a cached document version, or a fresh one for a version not
         kept (larger than the bound, or already evicted): it is then analysed per use."""
         cached = self._docs.get((document.document_id, document.version))
-        if cached is None or cached.document is not document or not cached.analysis.is_current:
+        if cached is None or cached.document is not document:
             return analyse(document.text)
         return cached.analysis
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, TypeVar, cast
 
@@ -455,13 +455,12 @@ def align(
     say where `window` sits in an analysed document, whose analysis of the span is then used
     (the result is the same either way). Cached for spans of ordinary length: a request's
     risk signals and its checker align the same pair."""
-    ev = _Evidence(window, normalize_zh(window), analysis, offset)
     if len(window) > CACHE_TEXT_CHARS or (facts is not None and facts != window):
-        return _align(claim, window, facts, ev)
+        return _align(claim, window, facts, _Evidence(window, analysis, offset))
     key = (claim, window)
     found = _ALIGNED.get(key)
     if found is None:
-        found = _ALIGNED[key] = _align(claim, window, None, ev)
+        found = _ALIGNED[key] = _align(claim, window, None, _Evidence(window, analysis, offset))
         if len(_ALIGNED) > ALIGN_CACHE:
             _ALIGNED.popitem(last=False)
     else:
@@ -475,9 +474,12 @@ class _Evidence:
     is kept, if anywhere: what the alignment derives from the span alone comes from there."""
 
     text: str
-    normalized: str
     analysis: DocumentAnalysis | None
     offset: int | None
+    normalized: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "normalized", normalize_zh(self.text))
 
     def get(self, fn: Callable[[str], _R]) -> _R:
         """`fn(normalized)`, from the analysis when there is one."""

@@ -25,10 +25,11 @@ ANALYSER_VERSION = "1"
 """Bump when any function whose results an analysis keeps changes what it returns: a cache
 never hands out an analysis whose `analyser` differs (`is_current`)."""
 
-BYTES_PER_CHAR = 48
+BYTES_PER_CHAR = 256
 """An analysis keeps at most this many bytes per character of its document (plus
-`BASE_BYTES`): every span of a document cited sentence by sentence, with room to spare.
-Beyond it results are computed and returned without being kept."""
+`BASE_BYTES`): about every sentence of a document cited sentence by sentence (a sentence's
+results take about 200 bytes a character). Beyond it results are computed and returned
+without being kept."""
 BASE_BYTES = 16 * 1024
 ENTRY_BYTES = 160
 """Memo bookkeeping per kept result: the dict slot and its (function, start, end) key."""
@@ -60,6 +61,9 @@ class DocumentAnalysis:
     """The analyser version that made it ("": this one, `ANALYSER_VERSION`)."""
     max_bytes: int = -1
     """-1: `BASE_BYTES + BYTES_PER_CHAR * len(text)`."""
+    on_grow: Callable[[DocumentAnalysis, int], None] | None = field(default=None, repr=False)
+    """Told the bytes of each result kept, as it is kept: a cache counts an analysis while
+    claims use it, not at its next lookup."""
     _memo: _Memo = field(default_factory=_Memo, repr=False)
 
     def __post_init__(self) -> None:
@@ -89,7 +93,10 @@ class DocumentAnalysis:
         value = fn(self.text[start:end])
         if memo.nbytes < self.max_bytes:
             memo.values[key] = value
-            memo.nbytes += ENTRY_BYTES + _estimate(fn, value, end - start)
+            size = ENTRY_BYTES + _estimate(fn, value, end - start)
+            memo.nbytes += size
+            if self.on_grow is not None:
+                self.on_grow(self, size)
         return value
 
     def of(self, fn: Callable[[str], T], text: str, offset: int | None) -> T:
@@ -121,9 +128,11 @@ def _estimate(fn: Callable[[str], object], value: object, chars: int) -> int:
     return rate[1] * max(1, chars) // rate[2]
 
 
-def analyse(text: str) -> DocumentAnalysis:
+def analyse(
+    text: str, on_grow: Callable[[DocumentAnalysis, int], None] | None = None
+) -> DocumentAnalysis:
     """A fresh analysis of `text`; spans are analysed as claims need them."""
-    return DocumentAnalysis(text)
+    return DocumentAnalysis(text, on_grow=on_grow)
 
 
 def located(

@@ -144,26 +144,44 @@ def test_fragments_carry_their_documents_analysis() -> None:
         assert check.fragment.analysis is snapshot.analyses[key]  # type: ignore[index]
 
 
-async def test_the_cache_counts_an_analysis_as_it_grows_and_evicts_for_it() -> None:
+def _grow(text: str) -> str:
+    return text * 40
+
+
+async def test_the_cache_counts_an_analysis_as_it_grows_and_drops_it_before_a_document() -> None:
     text = "The Kato service keeps the audit log for 30 days. Backups run every 12 hours."
     docs = [Document(f"d{i}", "1", text, sha256_hex(text)) for i in range(3)]
     one = document_bytes(docs[0])
     cache, _, _ = make_cache(FakeStore(docs), max_bytes=3 * one + 3000)
-    snap = await cache.snapshot([("d0", "1")])
-    analysis = snap.analyses[("d0", "1")]
+    analysis = (await cache.snapshot([("d0", "1")])).analyses[("d0", "1")]
     assert cache.size_bytes == one
-    assert analysis.nbytes == 0
-    analysis.span(lambda t: t * 40, 0, len(text))  # a claim analysed a span: ~3 KB
-    assert cache.stats()["analysis_bytes"] == 0  # counted at the next lookup
+    analysis.span(_grow, 0, len(text))  # a claim analysed a span: ~3 KB, counted at once
+    assert cache.stats()["analysis_bytes"] == analysis.nbytes > 2000
+    assert cache.size_bytes == one + analysis.nbytes
+    await cache.snapshot([("d1", "1"), ("d2", "1")])  # three documents and it do not fit
+    assert cache.evictions == 0  # the analysis went, not a document
+    assert cache.stats()["documents"] == 3
+    assert cache.stats()["analysis_bytes"] == 0
+    assert cache.size_bytes == 3 * one
+    fresh = (await cache.snapshot([("d0", "1")])).analyses[("d0", "1")]
+    assert fresh is not analysis
+    analysis.span(_grow, 0, 10)  # the dropped one grows no more for the cache
+    assert cache.size_bytes == 3 * one
+    fresh.span(_grow, 0, 5)
+    assert cache.size_bytes == 3 * one + fresh.nbytes
+
+
+async def test_documents_are_evicted_when_documents_alone_pass_the_bound() -> None:
+    docs = [Document(f"d{i}", "1", "x" * 200, sha256_hex("x" * 200)) for i in range(3)]
+    one = document_bytes(docs[0])
+    cache, _, _ = make_cache(FakeStore(docs), max_bytes=2 * one + 100)
+    first = (await cache.snapshot([("d0", "1")])).analyses[("d0", "1")]
+    first.span(_grow, 0, 5)
     await cache.snapshot([("d1", "1")])
-    await cache.snapshot([("d0", "1")])  # d0 is the most recent now
-    assert cache.stats()["analysis_bytes"] == analysis.nbytes
-    assert cache.size_bytes == 2 * one + analysis.nbytes
-    await cache.snapshot([("d2", "1")])  # no room for three documents and the analysis
+    await cache.snapshot([("d2", "1")])  # the analysis is dropped, then d0 evicted
     assert cache.evictions == 1
-    assert cache.stats()["documents"] == 2
-    again = await cache.snapshot([("d0", "1")])
-    assert again.analyses[("d0", "1")] is analysis  # kept: d1 was the one evicted
+    assert cache.size_bytes == 2 * one
+    assert cache.stats()["analysis_bytes"] == 0
 
 
 async def test_an_analysis_of_another_analyser_version_is_never_reused(
