@@ -36,9 +36,12 @@ class DocumentSnapshot:
     documents: Mapping[tuple[str, str], Document] = field(default_factory=dict)
     versions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     unavailable: frozenset[str] = frozenset()
-    analyses: Mapping[tuple[str, str], DocumentAnalysis] = field(default_factory=dict)
+    analyses: Mapping[tuple[str, str], DocumentAnalysis] = field(
+        default_factory=dict, compare=False
+    )
     """The analysis of each document (by the same key), where the edge keeps one: fragments
-    cut from a document carry it to the checks of their claims."""
+    cut from a document carry it to the checks of their claims. A cache of what the documents
+    say, not part of the snapshot's value: two snapshots of the same documents are equal."""
 
     @classmethod
     def of(
