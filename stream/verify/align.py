@@ -1166,7 +1166,7 @@ def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
         hit = next(
             (
                 focus_bases[a]
-                for a in antonyms_of(word)
+                for a in sorted(antonyms_of(word))  # sorted: the same output under any hash seed
                 if a in focus_bases and a not in claim_bases
             ),
             None,
