@@ -31,6 +31,7 @@ from stream.verify.lexicon import (
     keys,
     opposite,
     predicate,
+    ru_lemmas,
     zh_synonyms,
 )
 from stream.verify.lexicon import (
@@ -1018,17 +1019,21 @@ under 500 GB, the objective is 4 hours` fronts a restriction, not a second state
 
 def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
     """`part` has a verb of its own and the claim carries at most half of its content words."""
-    words = [k for _, k in _sequence(part) if k]
+    words = _sequence(part)
     content = [
         (w, k)
-        for (w, k) in _sequence(part)
+        for (w, k) in words
         if w.lower() not in _CLOSED_WORDS
         and w.lower() not in EN_STOP
         and w.lower() not in RU_STOP
         and w not in _CLOSED_CHARS
         and not w[:1].isdigit()
     ]
-    if not words or not content or not any(_is_predicate(w, part) for w, _ in content):
+    if (
+        not content
+        or not any(k for _, k in words)
+        or not any(_is_predicate(w, part) for w, _ in content)
+    ):
         return False
     carried = sum(1 for _, k in content if k & claim_keys)
     return carried * 2 <= len(content)
@@ -1040,21 +1045,8 @@ def _is_predicate(word: str, part: str) -> bool:
         return zh_tags(_mask_closed(normalize_zh(part))).get(word, "") in ("v", "vn", "vd", "vi")
     low = word.lower()
     if low.isascii():
-        return low.isalpha() and _is_verb(low) and not _is_noun_only(low)
-    from stream.verify.lexicon import ru_lemmas
-
+        return low.isalpha() and _is_verb(low)
     return any(pos in ("VERB", "INFN", "PRTS") for _, pos in ru_lemmas(low)[:1])
-
-
-@lru_cache(maxsize=16384)
-def _is_noun_only(word: str) -> bool:
-    """An English word WordNet knows as a noun and that has no verb ending (`backups`,
-    `databases`): plural nouns are read as nouns, `is announced` as a verb."""
-    from stream.verify.lexicon import _en_bases, table
-
-    pos = table("en").pos
-    nouns = pos.get("n", ())
-    return any(b in nouns for b in _en_bases(word) or (word,)) and not word.endswith(("ed", "ing"))
 
 
 def _same_noun(claim: Quantity, evidence: Quantity, claim_text: str, window: str) -> bool:
@@ -1209,7 +1201,7 @@ def _substitutions(
     unaligned: list[str],
     focus: str,
     claim_keys: frozenset[str],
-    sequence: list[tuple[int, frozenset[str]]] = (),  # type: ignore[assignment]
+    sequence: list[tuple[int, frozenset[str]]],
 ) -> list[RiskSignal]:
     """Name what the evidence says instead of an unaligned word: an antonym (`increases` for
     `decreases`) or another name (`Berlin` for `Paris`) states a different value. Another
@@ -1250,7 +1242,7 @@ def _substitutions(
         ]
         at = claim.find(entities[0])
         evidence_seq = _sequence(focus) if names else []
-        names = [w for w in names if _in_place(at, w, list(sequence), evidence_seq)]
+        names = [w for w in names if _in_place(at, w, sequence, evidence_seq)]
         if names:
             out.append(
                 RiskSignal(

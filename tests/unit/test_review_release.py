@@ -96,6 +96,14 @@ async def test_an_answer_already_released_is_not_released_again(tmp_path: Path) 
     assert [r.topic for r in second.published] == ["rag.reviews"]
 
 
+async def published_once(tmp_path: Path) -> App:
+    """A review server whose reviewer published answer a1 once (review and release written)."""
+    app = App(tmp_path)
+    async with app.client() as client:
+        await client.post("/api/answers/a1/review", json=PUBLISH, headers=app.bearer())
+    return app
+
+
 def restarted(tmp_path: Path, published: list[OutRecord]) -> ReviewService:
     async def publish(records: list[OutRecord]) -> None:
         published.extend(records)
@@ -116,9 +124,7 @@ async def test_a_publish_without_its_release_is_released_once_after_a_restart(
     tmp_path: Path,
 ) -> None:
     decision, verdicts = events_for(answer_obj())
-    app = App(tmp_path)
-    async with app.client() as client:
-        await client.post("/api/answers/a1/review", json=PUBLISH, headers=app.bearer())
+    app = await published_once(tmp_path)
     review_record = app.published[0]
     [release] = values(app.published, "rag.released")
     # The server stopped after writing the review, before the release: read it all back.
@@ -149,9 +155,7 @@ async def test_a_publish_without_its_release_is_released_once_after_a_restart(
 
 async def test_a_release_read_back_means_nothing_is_owed(tmp_path: Path) -> None:
     decision, _ = events_for(answer_obj())
-    app = App(tmp_path)
-    async with app.client() as client:
-        await client.post("/api/answers/a1/review", json=PUBLISH, headers=app.bearer())
+    app = await published_once(tmp_path)
     sent: list[OutRecord] = []
     service = restarted(tmp_path, sent)
     service.on_event("rag.decisions", decision, 1)
@@ -167,9 +171,7 @@ async def test_a_release_read_back_means_nothing_is_owed(tmp_path: Path) -> None
 
 
 async def test_a_publish_of_a_decision_decided_again_is_not_released(tmp_path: Path) -> None:
-    app = App(tmp_path)
-    async with app.client() as client:
-        await client.post("/api/answers/a1/review", json=PUBLISH, headers=app.bearer())
+    app = await published_once(tmp_path)
     sent: list[OutRecord] = []
     service = restarted(tmp_path, sent)
     service.on_event("rag.reviews", orjson.loads(app.published[0].value), 2)
@@ -283,9 +285,7 @@ async def test_a_broker_failure_while_reading_the_answer_keeps_the_release_owed(
     tmp_path: Path,
 ) -> None:
     decision, verdicts = events_for(answer_obj())
-    app = App(tmp_path)
-    async with app.client() as client:
-        await client.post("/api/answers/a1/review", json=PUBLISH, headers=app.bearer())
+    app = await published_once(tmp_path)
     sent: list[OutRecord] = []
     service = restarted(tmp_path, sent)
     service.on_event("rag.reviews", orjson.loads(app.published[0].value), 2)
