@@ -58,6 +58,7 @@ from stream.verify.units import (
     BEFORE,
     CACHE_TEXT_CHARS,
     EN_NUMBERS,
+    ZH_BOUND_BEFORE,
     HEDGE,
     INFERENCE,
     LESS,
@@ -119,8 +120,10 @@ _ZH_FILLERS = (
     "已经", "会", "了", "着", "过", "已", "被", "将", "才", "否则", "则", "就", "为", "按",
     "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品",
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
+    "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
 )  # fmt: skip
-"""Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`)."""
+"""Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
+demonstratives (`这份保险` for `本保险`)."""
 _R = TypeVar("_R")
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
@@ -624,13 +627,14 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             if predicate(raw, before) and not name:
                 predicates.add((a, b))
     if has_cjk(masked):
+        masked = _mask_zh_bounds(masked)
         pos = 0
         for word in zh_words(masked):
             start = masked.find(word, pos)
             pos = start + len(word)
             if not has_cjk(word) or all(c in ZH_STOP_CHARS for c in word) or word in _CLOSED_CHARS:
                 continue
-            if any(x <= start and start + len(word) <= y for x, y in spans_ok):
+            if any(_within_amount(word, start, x, y) for x, y in spans_ok):
                 continue
             units += 1
             claim_keys |= keys(word)
@@ -747,6 +751,31 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         tuple(dict.fromkeys(states_other)),
         readings,
     )
+
+
+_AMOUNT_EDGE_CHARS = frozenset("每内后前以之上下左右约近第")
+"""What the segmenter glues to an amount (`一年内`, `每半年`): the amount's frequency, bound or
+ordinal, compared as slots, not words."""
+
+
+def _within_amount(word: str, start: int, x: int, y: int) -> bool:
+    """The word lies in an aligned amount's span, but for characters that only mark it."""
+    end = start + len(word)
+    if x <= start and end <= y:
+        return True
+    if end <= x or y <= start:
+        return False
+    rest = word[: max(0, x - start)] + word[max(0, y - start) :]
+    return all(c in _AMOUNT_EDGE_CHARS or c in ZH_STOP_CHARS for c in rest)
+
+
+def _mask_zh_bounds(text: str) -> str:
+    """Chinese bound words before an amount (`最多重试8次`, `最高30分贝`) become spaces: the
+    bound is compared as a slot, and the segmenter must not glue it to the verb (`多重`)."""
+    for m in ZH_BOUND_BEFORE.finditer(text):
+        a, b = m.span(1)
+        text = text[:a] + " " * (b - a) + text[b:]
+    return text
 
 
 def _may_stand_for(claim_word: str, evidence_word: str) -> bool:

@@ -143,7 +143,17 @@ def normalize_zh(text: str) -> str:
             return m.group(0)
         return m.group(1) + _fmt(value)
 
+    def percent(m: re.Match[str]) -> str:
+        run = m.group(1)
+        value = float(run) if run[0].isdigit() else zh_number(run)
+        return m.group(0) if value is None else _fmt(value) + "%"
+
+    text = _ZH_PERCENT.sub(percent, text)
     return _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
+
+
+_ZH_PERCENT = re.compile(f"百分之([{ZH_NUMERALS}]+|\\d+(?:\\.\\d+)?)")
+"""`百分之九十` is `90%`: the percentage written in words."""
 
 
 _ZH_PER_DAY = re.compile(r"(?<![\d每第])[一1](日|天)(?=[^\d，。；,;]{0,2}\d+次)")
@@ -651,9 +661,9 @@ _BOUND_RE = re.compile(
     re.IGNORECASE,
 )
 _NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
-_ZH_BOUND_BEFORE = re.compile(
+ZH_BOUND_BEFORE = re.compile(
     r"(不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
-    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶)[^\d，。；]{0,6}\d"
+    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限)[^\d，。；]{0,6}\d"
 )
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
@@ -664,6 +674,7 @@ _ZH_BOUND_KIND = {
     "不能超过": "upper", "不可超过": "upper", "不应超过": "upper", "不大于": "upper",
     "不小于": "lower", "不得少于": "lower", "不得低于": "lower", "大于": "lower",
     "小于": "upper", "满": "lower", "最高": "upper", "上限": "upper", "封顶": "upper",
+    "最低": "lower", "最少": "lower", "下限": "lower",
 }  # fmt: skip
 
 
@@ -679,7 +690,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             kind = {"upper": "lower", "lower": "upper"}[kind]  # not kept beyond 7 days: <= 7
         spans.append((m.end(), m.end(), kind))
     if has_cjk(text):
-        for m in _ZH_BOUND_BEFORE.finditer(text):
+        for m in ZH_BOUND_BEFORE.finditer(text):
             kind = _ZH_BOUND_KIND[m.group(1)]
             if (
                 not m.group(1).startswith("不")
