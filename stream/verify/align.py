@@ -121,9 +121,11 @@ _ZH_FILLERS = (
     "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品",
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
     "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
+    "之类", "这类", "才能", "才可以", "才可",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
-demonstratives (`这份保险` for `本保险`)."""
+demonstratives (`这份保险` for `本保险`, `之类` for `等`); `才能` is 才 and a modal (the slot),
+not the noun `talent` the segmenter reads."""
 _R = TypeVar("_R")
 _NUMBER_WORDS = frozenset({*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES})
 _CLASSES: tuple[WordClass, ...] = (
@@ -674,7 +676,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         slots_of(claim_n), ev.get(slots_of) if whole else slots_of(focus), frozen_keys
     )
     mismatches += found
-    states_other += opposed
+    states_other += [o for o in opposed if not _converse_order(o, claim_n, focus)]
     clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
     for q in c_quantities:
         others = tuple(o for o in c_quantities if o is not q)
@@ -751,6 +753,24 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         tuple(dict.fromkeys(states_other)),
         readings,
     )
+
+
+def _converse_order(signal: RiskSignal, claim: str, focus: str) -> bool:
+    """An order the claim reverses with its terms (`unplug, then clean` for `before cleaning,
+    unplug`: 拔掉插头之后才能清洁 for 清洁前必须先拔插头) states the same sequence: no clash."""
+    if signal.code is not SignalCode.ORDER_MISMATCH:
+        return False
+    said, _, stated = signal.detail.partition(" (evidence: ")
+    stated = stated.rstrip(")").split(", ")[0]
+    at, there = claim.lower().find(said.lower()), focus.lower().find(stated.lower())
+    if at < 0 or there < 0:
+        return False
+
+    def words(text: str) -> frozenset[str]:
+        return frozenset().union(*(k for _, k in _sequence(text)))
+
+    first = words(claim[:at])
+    return len(first & words(focus[there + len(stated) :])) > len(first & words(focus[:there]))
 
 
 _AMOUNT_EDGE_CHARS = frozenset("每内后前以之上下左右约近第")

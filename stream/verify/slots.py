@@ -505,10 +505,19 @@ _FREQUENCY_HEADS = _heads(("every", "each", "каждые", "каждый", "к�
 
 @short_cache(maxsize=2048)
 def _bound_masked(text: str) -> str:
-    """`text` with bound phrases masked (`no more than`, `не превышать`, 不超过)."""
+    """`text` with bound phrases masked (`no more than`, `не превышать`, 不超过), and a Chinese
+    `后` that ends an amount or a threshold (`满10年后`, `超过保留期限后`): it bounds the amount,
+    it orders no events."""
+    if has_cjk(text):
+        text = _ZH_AMOUNT_AFTER.sub(lambda m: m.group(1) + _MASK * len(m.group(2)), text)
     if not _may_have(text, _BOUND_HEADS):
         return text
     return _mask(_mask(text, _NEGATED_BOUND), _BOUND_PHRASE_RE)
+
+
+_ZH_AMOUNT_AFTER = re.compile(
+    r"((?:\d+(?:\.\d+)?\s?[^\d，。；,;\s]{0,3}?|(?:满|超过|达到)[^\d，。；,;、]{1,8}?))(之后|以后|后)"
+)
 
 
 def _with_lemmas(words: tuple[str, ...]) -> frozenset[str]:
