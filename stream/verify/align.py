@@ -757,20 +757,33 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
 
 def _converse_order(signal: RiskSignal, claim: str, focus: str) -> bool:
     """An order the claim reverses with its terms (`unplug, then clean` for `before cleaning,
-    unplug`: 拔掉插头之后才能清洁 for 清洁前必须先拔插头) states the same sequence: no clash."""
+    unplug`: 拔掉插头之后才能清洁 for 清洁前必须先拔插头) states the same sequence: no clash. The
+    terms are what each order word governs: the words after a preposition (`before first
+    use`), before a Chinese postposition (`使用前`)."""
     if signal.code is not SignalCode.ORDER_MISMATCH:
         return False
     said, _, stated = signal.detail.partition(" (evidence: ")
     stated = stated.rstrip(")").split(", ")[0]
-    at, there = claim.lower().find(said.lower()), focus.lower().find(stated.lower())
-    if at < 0 or there < 0:
+    mine, theirs = _governed(claim, said), _governed(focus, stated)
+    if mine is None or theirs is None:
         return False
+    return not mine & theirs and bool(mine & _keys_of(focus))
 
-    def words(text: str) -> frozenset[str]:
-        return frozenset().union(*(k for _, k in _sequence(text)))
 
-    first = words(claim[:at])
-    return len(first & words(focus[there + len(stated) :])) > len(first & words(focus[:there]))
+def _keys_of(text: str) -> frozenset[str]:
+    return frozenset().union(*(k for _, k in _sequence(text)))
+
+
+def _governed(text: str, word: str) -> frozenset[str] | None:
+    """Keys of the (up to three) content words an order word governs, None if not found."""
+    at = text.lower().find(word.lower())
+    if at < 0:
+        return None
+    if has_cjk(word):
+        seq = _sequence(text[:at])[-3:]
+    else:
+        seq = _sequence(text[at + len(word) :])[:3]
+    return frozenset().union(*(k for _, k in seq))
 
 
 _AMOUNT_EDGE_CHARS = frozenset("每内后前以之上下左右约近第")
