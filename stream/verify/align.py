@@ -609,7 +609,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         before, previous = previous, raw
         acronym = len(raw) > 1 and masked[a:b].isupper()  # `US` is a name, `us` a pronoun
         if not acronym and (
-            raw in _NUMBER_WORDS or raw in _CLOSED_WORDS or raw in GENERIC_REFERENTS
+            raw in _NUMBER_WORDS
+            or raw in _CLOSED_WORDS
+            or raw in GENERIC_REFERENTS
+            or _modal_form(raw)
         ):
             continue
         if any(x <= a and b <= y for x, y in spans_ok):
@@ -753,6 +756,20 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         tuple(dict.fromkeys(states_other)),
         readings,
     )
+
+
+_MODAL_LEMMAS = frozenset(
+    w for c in (POSSIBLE, OBLIGATION, ADVICE) for w in c.words if not w.isascii()
+)
+
+
+@lru_cache(maxsize=16384)
+def _modal_form(word: str) -> bool:
+    """A Russian form of a modal (`можете` of `мочь`, `нужна` of `нужный`): the modality is
+    compared as a slot, the word is no content."""
+    if word.isascii() or has_cjk(word):
+        return False
+    return any(lemma in _MODAL_LEMMAS for lemma, _ in ru_lemmas(word)[:1])
 
 
 def _converse_order(signal: RiskSignal, claim: str, focus: str) -> bool:

@@ -205,6 +205,7 @@ _RU_ALTERNATIONS = (
 _RU_KEPT_TAILS = frozenset({"ж", "ч", "щ"})
 """Alternating consonants that the noun of the same root may keep (`поддержка`, `проверка`)."""
 _RU_ROOT_VOWEL = re.compile(r"[^аеёиоуыэюя](ав|ов|[ео])[^аеёиоуыэюя]*$")
+_RU_INSERTED_VOWEL = re.compile(r"(?:[бдптм]ир|зыв)$")
 _RU_VOWEL_SWAP = {"е": "о", "о": "е", "ав": "ов", "ов": "ав"}
 
 
@@ -230,6 +231,10 @@ def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
             if tail in _RU_KEPT_TAILS:
                 found.insert(0, word)  # поддерживать / поддержка: the root keeps its ж
             break
+    # the imperfective's inserted vowel: забирать / забрать, вызывать / вызвать
+    for w in list(found):
+        if _RU_INSERTED_VOWEL.search(w):
+            found.append(w[:-2] + w[-1])
     # vowel alternations of the root's last syllable: перенести / перенос (е/о),
     # восстанавливать / восстановление (ав/ов)
     for w in list(found):
