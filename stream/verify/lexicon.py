@@ -280,6 +280,8 @@ def word_keys(word: str) -> frozenset[str]:
             keys.update(groups.get(lemma, ()))
             if pos in _RU_ROOTED:
                 keys.update(f"r:{root}" for root in ru_roots(bare))
+            if pos in ("INFN", "VERB"):
+                keys.update(_ru_synonym_roots(lemma))
         return frozenset(keys)
     keys = {_stem(word, "en")}
     if "-" in word and any(c.isdigit() for c in word):
@@ -289,6 +291,34 @@ def word_keys(word: str) -> frozenset[str]:
         keys.add(_stem(base, "en"))
         keys.update(groups.get(base, ()))
     return frozenset(keys)
+
+
+RU_ROOT_GROUP = 4
+"""A Russian verb takes the roots of its synonyms in synsets up to this size (`вернуть` the
+root of `возвратить`, so it aligns with `возврат`); a larger synset is too loose for that."""
+
+
+@lru_cache(maxsize=1)
+def _ru_members() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for word, keys in table("ru").groups.items():
+        for k in keys:
+            out.setdefault(k, []).append(word)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=16384)
+def _ru_synonym_roots(lemma: str) -> frozenset[str]:
+    """Root keys of the verb synonyms of a Russian verb (small synsets only)."""
+    members = _ru_members()
+    found: set[str] = set()
+    for k in table("ru").groups.get(lemma, ()):
+        group = members[k]
+        if len(group) <= RU_ROOT_GROUP:
+            for other in group:
+                if other != lemma and other.endswith(("ть", "ться", "ти", "чь")):
+                    found.update(f"r:{root}" for root in ru_roots(other))
+    return frozenset(found)
 
 
 @lru_cache(maxsize=1)

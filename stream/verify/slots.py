@@ -560,6 +560,15 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
     return frozenset(found)
 
 
+_GOVERNING = frozenset({"подлежать"})
+"""Verbs whose content is the noun they govern (`подлежит возврату`: is to be returned)."""
+
+
+def _governs(word: str) -> bool:
+    low = word.lower()
+    return not low.isascii() and any(lemma in _GOVERNING for lemma, _ in ru_lemmas(low)[:1])
+
+
 _ZH_AUX = frozenset(
     "能 可以 可 会 支持 予 予以 得 应 需要 需 必 用 是 被 在 将 再 允许 能够 准".split()
 )
@@ -584,6 +593,9 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         target = _targets(ahead)
         if not target:
             target = _targets(reversed(words[max(0, i - 3) : i]))
+        elif ahead and _governs(ahead[0]):
+            # `возврату не подлежат` / `не подлежат возврату`: what is negated is the noun
+            target |= _targets(reversed(words[max(0, i - 3) : i])) | _targets(ahead[1:])
         out.append((m.start(), (target, " ".join((word, *ahead[:2])))))
     if has_cjk(text):
         masked = text
