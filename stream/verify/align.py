@@ -758,18 +758,21 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     )
 
 
-_MODAL_LEMMAS = frozenset(
+_RU_LIGHT_LEMMAS = frozenset({"получать", "получить", "длиться", "положенный"})
+"""Russian light verbs by lemma, as `get` and `entitled` are in English (`получают 3 дня`,
+`вам положено 3 дня`, `отпуск длится 28 дней`): the noun and the amount carry the content."""
+_CLOSED_LEMMAS = _RU_LIGHT_LEMMAS | frozenset(
     w for c in (POSSIBLE, OBLIGATION, ADVICE) for w in c.words if not w.isascii()
 )
 
 
 @lru_cache(maxsize=16384)
 def _modal_form(word: str) -> bool:
-    """A Russian form of a modal (`можете` of `мочь`, `нужна` of `нужный`): the modality is
-    compared as a slot, the word is no content."""
+    """A Russian form of a modal (`можете` of `мочь`, `нужна` of `нужный`) or of a light verb:
+    the modality is compared as a slot, the word is no content."""
     if word.isascii() or has_cjk(word):
         return False
-    return any(lemma in _MODAL_LEMMAS for lemma, _ in ru_lemmas(word)[:1])
+    return any(lemma in _CLOSED_LEMMAS for lemma, _ in ru_lemmas(word))
 
 
 def _converse_order(signal: RiskSignal, claim: str, focus: str) -> bool:
