@@ -155,7 +155,7 @@ _CLOSED_CJK = tuple(
             *_GENERIC_CJK, *_ADDRESSEE_CJK, *_ZH_FILLERS,
             *(w for c in _CLASSES for w in c.cjk),
             "只有", "仅当", "除非", "如果", "若", "假如", "只要", "倘若", "一旦", "除了", "除外",
-            "以外", "的话", "之前", "以前", "之后", "以后",
+            "以外", "的话", "之前", "以前", "之后", "以后", "未经", "未获", "没有经过",
         },
         key=len,
         reverse=True,

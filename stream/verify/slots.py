@@ -309,7 +309,7 @@ follows: `does not need to pay` says `does not pay` (as far as a gate can tell).
 _NEGATED_POSSIBLE = re.compile(
     r"\b(?:not|never)\s+(?:be\s+)?(?:able|allowed|permitted|possible)\b|\b(?:may|can|could)\s+not\b"
     r"|\bне\s+(?:может|могут|можете|можно|мочь|сможет|смогут|допускается|разрешается)\b"
-    r"|不能|不可以|不可|无法|没法|不允许|不得|不准"
+    r"|不能|不可以|不可|无法|没法|不允许|不得|不准|不支持|不予"
 )
 _QUESTION = re.compile(r"[?？]")
 """A question asserts nothing: a claim taken from one goes beyond it."""
