@@ -58,7 +58,6 @@ from stream.verify.units import (
     BEFORE,
     CACHE_TEXT_CHARS,
     EN_NUMBERS,
-    ZH_BOUND_BEFORE,
     HEDGE,
     INFERENCE,
     LESS,
@@ -70,6 +69,7 @@ from stream.verify.units import (
     SCALES,
     SOME,
     UNIVERSAL,
+    ZH_BOUND_BEFORE,
     Identifier,
     Quantity,
     WordClass,
@@ -799,10 +799,8 @@ def _governed(text: str, word: str) -> frozenset[str] | None:
     at = text.lower().find(word.lower())
     if at < 0:
         return None
-    if has_cjk(word):
-        seq = _sequence(text[:at])[-3:]
-    else:
-        seq = _sequence(text[at + len(word) :])[:3]
+    # a Chinese order word follows what it governs (使用前); a preposition precedes it
+    seq = _sequence(text[:at])[-3:] if has_cjk(word) else _sequence(text[at + len(word) :])[:3]
     return frozenset().union(*(k for _, k in seq))
 
 

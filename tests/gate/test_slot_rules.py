@@ -264,3 +264,131 @@ def test_a_number_clash_in_a_claim_that_fails_to_align_elsewhere_is_insufficient
     evidence = "The last cold period began about 115,000 years ago."
     claim = "The last sea-level high point occurred between two ice ages, about 125,000 years ago."
     assert _verdict(claim, evidence) == "insufficient"
+
+
+# ---------------------------------------------------------------- third round: rule by rule
+# (faithful claim, evidence, language) that each rule lets through, and (claim, evidence,
+# language, verdict) guards that must keep their verdict.
+
+THIRD_ROUND_FAITHFUL = [
+    # an amount takes the characters the segmenter glues to it (一年内, 每半年)
+    ("婚假必须在领取结婚证后一年内休完。", "婚假须在领取结婚证后12个月内休完。", "zh"),
+    ("滤网建议每半年更换一次。", "滤网建议每6个月更换一次。", "zh"),
+    # a percentage written in words
+    ("超出部分按百分之九十赔付。", "超出部分按90%赔付。", "zh"),
+    # a bound word before an amount is a slot (最高, 最多重试)
+    ("在睡眠模式下，噪音最高30分贝。", "睡眠模式下，噪音不超过30分贝。", "zh"),
+    ("回调失败后，平台会在一天内最多重试八次。", "回调失败后，平台会在24小时内重试最多8次。", "zh"),
+    # a negated comparative is a bound, not a negation
+    ("上传的文件不能大于10 MB。", "上传文件的大小不得超过10 MB。", "zh"),
+    # a 后 that ends a threshold bounds it
+    ("员工工作满十年后，年假会增加到十天。", "工作满10年的员工，年假增加到10天。", "zh"),
+    (
+        "备份超过保留期限后，会在一天内被自动删除。",
+        "超过保留期限的备份将在24小时内被自动删除。",
+        "zh",
+    ),
+    # 才能 is 才 and a modal; 未经 a condition word
+    (
+        "只有员工本人同意，公司才能安排其在年假期间加班。",
+        "除非员工本人同意，否则公司不得安排员工在年假期间加班。",
+        "zh",
+    ),
+    (
+        "未经员工本人同意，公司不能安排员工在年假期间加班。",
+        "除非员工本人同意，否则公司不得安排员工在年假期间加班。",
+        "zh",
+    ),
+    # 不支持 prohibits as 不能 does
+    (
+        "定制商品不能无理由退货。",
+        "定制商品、生鲜食品和已拆封的个人护理用品不支持无理由退货。",
+        "zh",
+    ),
+    # forms of a Russian modal, aspect partners with an inserted vowel, a synonym's root
+    (
+        "Вы можете вернуть качественный товар в течение 14 дней с момента покупки.",
+        "Товар надлежащего качества можно вернуть в течение 14 дней со дня покупки.",
+        "ru",
+    ),
+    (
+        "При заказе от 30 000 рублей курьер бесплатно заберёт крупногабаритный товар.",
+        "Курьер забирает крупногабаритный товар бесплатно при заказе от 30 000 рублей.",
+        "ru",
+    ),
+    (
+        "Вернуть средства можно лишь в течение 180 дней после платежа.",
+        "Возврат средств возможен только в течение 180 дней с даты платежа.",
+        "ru",
+    ),
+    # a negated governing verb negates its noun
+    ("Косметику вернуть нельзя.", "Косметика возврату не подлежит.", "ru"),
+    # Russian light verbs by lemma
+    (
+        "Каждый сотрудник получает ежегодный оплачиваемый отпуск в 28 календарных дней.",
+        "Сотрудникам предоставляется ежегодный оплачиваемый отпуск продолжительностью 28 "
+        "календарных дней.",
+        "ru",
+    ),
+]
+
+THIRD_ROUND_GUARDS = [
+    ("在睡眠模式下，噪音至少30分贝。", "睡眠模式下，噪音不超过30分贝。", "zh", "contradicted"),
+    ("在睡眠模式下，噪音最低30分贝。", "睡眠模式下，噪音不超过30分贝。", "zh", "contradicted"),
+    ("上传的文件不能小于10 MB。", "上传文件的大小不得超过10 MB。", "zh", "contradicted"),
+    (
+        "定制商品可以无理由退货。",
+        "定制商品、生鲜食品和已拆封的个人护理用品不支持无理由退货。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "员工工作满十年后，年假会增加到十天。",
+        "工作满5年的员工，年假增加到10天。",
+        "zh",
+        "contradicted",
+    ),
+    # the order a claim reverses with its terms is no clash; the same terms reversed are
+    ("拔掉电源插头之后才能清洁机身。", "清洁机身前，必须先拔下电源插头。", "zh", "insufficient"),
+    ("清洁机身之后才能拔掉电源插头。", "清洁机身前，必须先拔下电源插头。", "zh", "contradicted"),
+    (
+        "Flush the new cartridge with cold water for 5 minutes after its first use.",
+        "Before first use, flush the new cartridge by running cold water through it for 5 minutes.",
+        "en",
+        "contradicted",
+    ),
+    ("Косметику можно вернуть.", "Косметика не подлежит возврату.", "ru", "contradicted"),
+    (
+        "Пылесос умеет подниматься по ступеням.",
+        "Пылесос не может подниматься по ступеням.",
+        "ru",
+        "contradicted",
+    ),
+    ("Курьер бесплатно выберет товар.", "Курьер бесплатно забирает товар.", "ru", "insufficient"),
+    (
+        "Вы должны вернуть товар в течение 14 дней.",
+        "Товар можно вернуть в течение 14 дней.",
+        "ru",
+        "insufficient",
+    ),
+]
+
+
+def _verdict_in(claim: str, evidence: str, language: str) -> str:
+    from stream.quality.evaluate import LabelledClaim, to_request
+    from stream.verify.checkers import RulesChecker
+
+    record = LabelledClaim("t", "t", language, claim, (("d", evidence),), "entailed")
+    return RulesChecker().check(to_request(record)).verdict.value
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language"), THIRD_ROUND_FAITHFUL)
+def test_third_round_faithful_claims_are_entailed(claim: str, evidence: str, language: str) -> None:
+    assert _verdict_in(claim, evidence, language) == "entailed"
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), THIRD_ROUND_GUARDS)
+def test_third_round_guards_keep_their_verdict(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
