@@ -758,9 +758,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     )
 
 
-_RU_LIGHT_LEMMAS = frozenset({"получать", "получить", "длиться", "положенный"})
-"""Russian light verbs by lemma, as `get` and `entitled` are in English (`получают 3 дня`,
-`вам положено 3 дня`, `отпуск длится 28 дней`): the noun and the amount carry the content."""
+_RU_LIGHT_LEMMAS = frozenset({"длиться"})
+"""Russian light verbs by lemma (`отпуск длится 28 дней`): the noun and the amount carry the
+content. Not `получать`: `получить взятку` is not `дача взятки`."""
+_RU_ENTITLED = frozenset({"положено", "положен", "положена", "положены"})
+"""`вам положено 3 дня`: entitled, as `entitled` is a closed word in English."""
 _CLOSED_LEMMAS = _RU_LIGHT_LEMMAS | frozenset(
     w for c in (POSSIBLE, OBLIGATION, ADVICE) for w in c.words if not w.isascii()
 )
@@ -772,7 +774,7 @@ def _modal_form(word: str) -> bool:
     the modality is compared as a slot, the word is no content."""
     if word.isascii() or has_cjk(word):
         return False
-    return any(lemma in _CLOSED_LEMMAS for lemma, _ in ru_lemmas(word))
+    return word in _RU_ENTITLED or any(lemma in _CLOSED_LEMMAS for lemma, _ in ru_lemmas(word)[:1])
 
 
 def _converse_order(signal: RiskSignal, claim: str, focus: str) -> bool:

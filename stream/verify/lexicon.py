@@ -293,9 +293,10 @@ def word_keys(word: str) -> frozenset[str]:
     return frozenset(keys)
 
 
-RU_ROOT_GROUP = 4
-"""A Russian verb takes the roots of its synonyms in synsets up to this size (`вернуть` the
-root of `возвратить`, so it aligns with `возврат`); a larger synset is too loose for that."""
+RU_ROOT_GROUP = 2
+"""A Russian verb takes the roots of its synonym in a two-word synset (`вернуть` the root of
+`возвратить`, so it aligns with `возврат`). Larger synsets are too loose for that: `получить`
+would take `взять`'s root and align with `взятка`."""
 
 
 @lru_cache(maxsize=1)
@@ -309,7 +310,7 @@ def _ru_members() -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=16384)
 def _ru_synonym_roots(lemma: str) -> frozenset[str]:
-    """Root keys of the verb synonyms of a Russian verb (small synsets only)."""
+    """Root keys of the verb synonym of a Russian verb (two-word synsets only)."""
     members = _ru_members()
     found: set[str] = set()
     for k in table("ru").groups.get(lemma, ()):
