@@ -299,6 +299,8 @@ THIRD_ROUND_FAITHFUL = [
         "除非员工本人同意，否则公司不得安排员工在年假期间加班。",
         "zh",
     ),
+    # a modal the segmenter glues to a word is split off (应立即 -> 应 立即)
+    ("如果服用过量，应该马上就医。", "如服用过量或出现严重不良反应，应立即就医。", "zh"),
     # 不支持 prohibits as 不能 does
     (
         "定制商品不能无理由退货。",
