@@ -255,8 +255,12 @@ _NEG_SKIP = frozenset(
 )
 _ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不得|不|没|未|无|非|别|勿")
 _FREQUENCY_PHRASE = re.compile(
-    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:\d+\s*)?[a-zа-яё]+|每(?:\d+)?"
+    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:[\w,.–-]+\s+){0,3}?(?:second|minute|hour|day|night|morning|evening|"
+    r"week|weekday|weekend|month|quarter|year|time|session|shift|"
+    r"секунд|минут|час|день|дня|дней|ночь|сутки|суток|недел|месяц|квартал|год|лет|раз)[a-zа-яё]*"
+    r"|每(?:\d+)?"
 )
+"""`every 12 hours`, `каждый день`: a frequency, not a quantifier (`every visit` is one)."""
 _MASK = "□"
 
 

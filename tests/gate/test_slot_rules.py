@@ -330,6 +330,15 @@ THIRD_ROUND_FAITHFUL = [
 ]
 
 THIRD_ROUND_GUARDS = [
+    # `every` on what the evidence restricts to its first is a widened quantifier; `every`
+    # before a time unit is a frequency
+    (
+        "Members get a free towel on every visit.",
+        "Members get a free towel on their first visit.",
+        "en",
+        "insufficient",
+    ),
+    ("Backups run every six hours.", "Backups run every 6 hours.", "en", "entailed"),
     # `получить` is no light verb (to receive a bribe is not to give one), and a participle
     # of `следовать` (`в следующем году`) is no modal
     (
