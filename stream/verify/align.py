@@ -379,11 +379,24 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
         return focus
     shared = [_shared(words, k) for _, k in parts]
     best = max(shared)
-    kept = [p for (p, _), n in zip(parts, shared, strict=True) if n and n * 2 >= best]
+    keep = [bool(n and n * 2 >= best) for n in shared]
+    for i in range(1, len(parts)):
+        # an exception or a cap after a kept clause limits it (`…, 但酒后驾驶除外`,
+        # `…, 最高不超过300元`, `…, except uploads`): it stays, so dropping it shows
+        if keep[i - 1] and _TRAILING_LIMIT.search(parts[i][0]):
+            keep[i] = True
+    kept = [p for (p, _), k in zip(parts, keep, strict=True) if k]
     # kept clauses stay separate statements (`_dropped_bounds` reads them one by one)
     return "; ".join(p.strip() for p in kept) if kept else focus
 
 
+_TRAILING_LIMIT = re.compile(
+    r"^\s*(?:but\s+|但\s*|но\s+|а\s+)?(?:except|unless|excluding|other than|up to|at most|"
+    r"no more than|not more than|кроме|за исключением|не более|не выше|не свыше|максимум|"
+    r"最高|最多|不超过|至多|上限|封顶)|除外\s*[。.;；]?\s*$",
+    re.IGNORECASE,
+)
+"""A clause that only limits the one before it: an exception or a cap."""
 _CONDITION_START = re.compile(
     r"\s*(?:only\s+)?(?:if|unless|except|provided|as long as|если|кроме|за исключением|"
     r"только если|除非|仅当|只有|如果|除了)",
@@ -1113,8 +1126,11 @@ under 500 GB, the objective is 4 hours` fronts a restriction, not a second state
 
 
 def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
-    """`part` has a verb of its own and the claim carries at most half of its content words."""
+    """`part` has a verb of its own and the claim carries at most half of its content words.
+    A bound's own words (`不超过`, `no more than`) are no verb: `最高不超过300元` only caps."""
     words = _sequence(part)
+    unbounded = _BOUND_MASK.sub(lambda m: " " * len(m.group()), part)
+    outside = {w for w, _ in _sequence(_mask_zh_bounds(unbounded) if has_cjk(part) else unbounded)}
     content = [
         (w, k)
         for (w, k) in words
@@ -1127,7 +1143,7 @@ def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
     if (
         not content
         or not any(k for _, k in words)
-        or not any(_is_predicate(w, part) for w, _ in content)
+        or not any(_is_predicate(w, part) for w, _ in content if w in outside)
     ):
         return False
     carried = sum(1 for _, k in content if k & claim_keys)
