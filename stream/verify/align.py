@@ -865,8 +865,22 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
     if mine:
         return bool(mine & fields(evidence_word))
     low = claim_word.lower()
-    # an English adverb may reword any spare word (`immediately` / `at once`); a verb may not
-    return low.isascii() and predicate(low) and not _is_verb(low) and low not in _TIME_ADVERBS
+    # an English adverb may reword a spare adverb (`immediately` / `at once`); a verb may
+    # not, nor may an adverb stand for an adjective or a noun (`abroad` / `foreign currency`)
+    return (
+        low.isascii()
+        and predicate(low)
+        and not _is_verb(low)
+        and low not in _TIME_ADVERBS
+        and _is_adverb(evidence_word.lower())
+    )
+
+
+@lru_cache(maxsize=16384)
+def _is_adverb(word: str) -> bool:
+    from stream.verify.lexicon import table
+
+    return word.isascii() and word in table("en").pos.get("r", ())
 
 
 MIN_PARAPHRASE_UNITS = 3

@@ -138,8 +138,9 @@ _IF = (
     "如果", "若", "假如", "倘若", "一旦", "的话", "只要",
 )  # fmt: skip
 _PROVISO = (
-    "provided that", "provided", "on condition that",
-    "при условии, что", "при условии", "при том условии", "前提是",
+    "provided that", "provided", "on condition that", "subject to", "depending on",
+    "при условии, что", "при условии", "при том условии", "при наличии", "в зависимости от",
+    "前提是", "视情况",
 )  # fmt: skip
 """`provided`, `as long as` are read both ways in practice: they agree with `if` and `only if`."""
 _EXCEPT = (
