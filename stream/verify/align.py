@@ -745,6 +745,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += dated
     states_other += dated
     mismatches += _opposed_in_focus(claim_n, focus)
+    mismatches += _dropped_order(claim_n, focus, frozen_keys)
     mismatches += _dropped_loss(claim_n, focus, frozen_keys)
     substituted = _substitutions(
         claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
@@ -816,6 +817,31 @@ def _converse_order(signal: RiskSignal, claim: str, focus: str) -> bool:
     if mine is None or theirs is None:
         return False
     return not mine & theirs and bool(mine & _keys_of(focus))
+
+
+def _dropped_order(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """A day or week `before`/`after` an event in the evidence that the claim moves onto the
+    event itself (`on the day of arrival` for `on the day before arrival`, 入住当天 for
+    入住前一天): the claim names another day."""
+    if slots_of(claim).order:
+        return []
+    out = []
+    for m in _RELATIVE_DAY.finditer(focus):
+        # what the order word governs: the event after `before`, before Chinese `前`
+        seq = (
+            _sequence(focus[: m.start()])[-3:] if m.group("zh") else _sequence(focus[m.end() :])[:3]
+        )
+        governed = frozenset().union(*(k for _, k in seq))
+        if governed & claim_keys:
+            out.append(RiskSignal(SignalCode.ORDER_MISMATCH, f"none (evidence: {m.group()})"))
+    return out
+
+
+_RELATIVE_DAY = re.compile(
+    r"\b(?:day|night|evening|morning|week|month)\s+(?P<word>before|after)\b"
+    r"|(?P<zh>前|后)(?:一|1)?(?:天|日|晚)",
+    re.IGNORECASE,
+)
 
 
 def _keys_of(text: str) -> frozenset[str]:

@@ -330,6 +330,59 @@ THIRD_ROUND_FAITHFUL = [
 ]
 
 THIRD_ROUND_GUARDS = [
+    # a dropped cap or exception that follows the clause the claim restates is held
+    (
+        "未保价的包裹丢失的，按运费的3倍赔偿。",
+        "未保价的包裹丢失或损毁的，按运费的3倍赔偿，最高不超过300元。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "购买不计免赔服务后，承租人就无需承担该部分损失。",
+        "购买不计免赔服务后，承租人无需承担该部分损失，但酒后驾驶等违法情形除外。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "Credits are capped at the monthly fee.",
+        "Credits are capped at the monthly fee, up to 50 euros.",
+        "en",
+        "insufficient",
+    ),
+    # ... but a conjunct with a verb of its own is a statement the claim need not repeat
+    (
+        "Bacteria and viruses are not removed by the filter.",
+        "The filter removes up to 99% of chlorine, but it does not remove bacteria or viruses.",
+        "en",
+        "entailed",
+    ),
+    # `subject to` is a proviso; dropping it is dropping a condition
+    (
+        "You can have a late check-out until 14:00 for 30 euros.",
+        "Late check-out until 14:00 is available on request, subject to availability, for a fee of 30 euros.",
+        "en",
+        "insufficient",
+    ),
+    # an adverb is no paraphrase of an adjective or a noun
+    (
+        "Card payments abroad carry a conversion fee of 1.5%.",
+        "Card payments in a foreign currency carry a conversion fee of 1.5%.",
+        "en",
+        "insufficient",
+    ),
+    # the day before an event is not the day of it
+    (
+        "Bookings can be cancelled free of charge until 18:00 on the day of arrival.",
+        "Bookings can be cancelled free of charge until 18:00 on the day before arrival.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Bookings can be cancelled free of charge until 18:00 on the day before arrival.",
+        "Bookings can be cancelled free of charge until 18:00 on the day before arrival.",
+        "en",
+        "entailed",
+    ),
     # `every` on what the evidence restricts to its first is a widened quantifier; `every`
     # before a time unit is a frequency
     (
