@@ -104,6 +104,8 @@ EXCLUSIVE = WordClass.of(
 BOUND_PHRASES = WordClass.of(
     "no more than, not more than, no less than, not less than, no later than, not later than, "
     "no earlier than, no fewer than, not exceed, not to exceed, does not exceed, "
+    "never less than, never more than, never fewer than, never later than, never earlier than, "
+    "never longer than, "
     "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
@@ -116,7 +118,7 @@ BOUND_PHRASES = WordClass.of(
     "не дольше, не свыше, не превышает, не превышать, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, 不大于, 不小于, "
     "不能超过, 不得超过, 不可超过, 不应超过, 不能大于, 不得大于, 不可大于, 不能高于, 不得高于, "
-    "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于",
+    "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于, 未满, 不满, 不足, 未超过",
 )
 """Bounds written with a negation word: the negation belongs to the bound."""
 

@@ -364,11 +364,22 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         unit, end, scale = _unit_at(text, m.end())
         out.append(Quantity(_value(m.group(1), scale), unit, text[m.start() : end].strip()))
     lowered = text.lower()
+    inside = -1  # end of the compound number word being read (`twenty-five`, `двадцать пять`)
     for m in _WORDS.finditer(lowered):
         word = m.group()
+        if m.start() < inside:
+            continue
         value: float | None = EN_NUMBERS.get(word) or RU_NUMBERS.get(word)
         if value is None and word not in ONE_WORDS and word not in SCALES:
             continue
+        if value is not None or word in ONE_WORDS:
+            whole, last = _compound(lowered, m.end(), value or 1)
+            if last > m.end() and (value is not None or whole >= 100):  # `one hundred`
+                value = whole
+                inside = last
+                unit, end, scale = _unit_at(lowered, last)
+                out.append(Quantity(_fmt(value * scale), unit, text[m.start() : end].strip()))
+                continue
         unit, end, scale = _unit_at(lowered, m.end())
         if value is None:
             if word in SCALES or unit is None:
@@ -409,6 +420,30 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         for m in _ZH_HALF.finditer(text):
             out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
     return tuple(_with_currency(text, q) for q in out)
+
+
+_NUMBER_JOIN = re.compile(r"(?:\s+and\s+|[\s-]+)([^\W\d_]+)")
+
+
+def _compound(lowered: str, end: int, value: float) -> tuple[float, int]:
+    """(value, end) of a number word and the words that complete it: tens and units
+    (`twenty-five`, `пятьдесят девять`), hundreds and the rest (`двести пятьдесят`,
+    `one hundred and twenty`)."""
+    while True:
+        m = _NUMBER_JOIN.match(lowered, end)
+        if m is None:
+            return value, end
+        word = m.group(1)
+        nxt = EN_NUMBERS.get(word) or RU_NUMBERS.get(word) or (1 if word in ONE_WORDS else None)
+        if word == "hundred" and 1 <= value <= 9:
+            value, end = value * 100, m.end()
+        elif nxt is not None and (
+            (value % 10 == 0 and 20 <= value % 100 <= 90 and 1 <= nxt <= 9)
+            or (value % 100 == 0 and 100 <= value <= 900 and 1 <= nxt <= 99)
+        ):
+            value, end = value + nxt, m.end()
+        else:
+            return value, end
 
 
 def _with_currency(text: str, q: Quantity) -> Quantity:
@@ -629,7 +664,8 @@ INFERENCE = WordClass.of(
 
 _BOUND_WORDS: dict[str, str] = {
     **dict.fromkeys(
-        ("up to", "at most", "no more than", "not more than", "within", "under", "less than",
+        ("up to", "at most", "no more than", "not more than", "never more than",
+         "never later than", "never longer than", "within", "under", "less than",
          "fewer than", "below", "maximum of", "a maximum of", "max", "не более", "не больше",
          "до", "менее", "максимум", "не свыше", "в пределах", "smaller than", "shorter than",
          "lower than", "no later than", "not later than", "limited to", "capped at",
@@ -642,7 +678,8 @@ _BOUND_WORDS: dict[str, str] = {
          "thinner than", "smaller than", "earlier than", "младше", "моложе"),
         "upper"),
     **dict.fromkeys(
-        ("at least", "no less than", "not less than", "more than", "over", "above", "after",
+        ("at least", "no less than", "not less than", "never less than", "never fewer than",
+         "never earlier than", "more than", "over", "above", "after",
          "minimum of", "a minimum of", "min", "exceeds", "exceed", "greater than", "beyond",
          "longer than", "later than", "larger than", "bigger than", "higher than",
          "no earlier than", "no fewer than", "не ранее", "не раньше", "выше", "не менее",
@@ -662,7 +699,7 @@ _BOUND_RE = re.compile(
 )
 _NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 ZH_BOUND_BEFORE = re.compile(
-    r"(不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
+    r"(未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
     r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限)[^\d，。；]{0,6}\d"
 )
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
@@ -675,6 +712,7 @@ _ZH_BOUND_KIND = {
     "不小于": "lower", "不得少于": "lower", "不得低于": "lower", "大于": "lower",
     "小于": "upper", "满": "lower", "最高": "upper", "上限": "upper", "封顶": "upper",
     "最低": "lower", "最少": "lower", "下限": "lower",
+    "未满": "upper", "不满": "upper", "不足": "upper", "未超过": "upper",
 }  # fmt: skip
 
 
