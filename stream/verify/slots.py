@@ -571,6 +571,11 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
     return frozenset(found)
 
 
+_NEGATED_LIST = re.compile(
+    r"(?:\s+(?:be|been|is|are|get|ни|быть))?(?:\s+[^\W\d_]+(?:\s*,)?){1,4}?\s+(?:or|nor|или|ни)"
+    r"\s+[^\W\d_]+"
+)
+"""A negated disjunction (`not X, Y or Z`, `не X или Y`): the negation holds for each."""
 _GOVERNING = frozenset({"подлежать"})
 """Verbs whose content is the noun they govern (`подлежит возврату`: is to be returned)."""
 
@@ -607,6 +612,10 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         elif ahead and _governs(ahead[0]):
             # `возврату не подлежат` / `не подлежат возврату`: what is negated is the noun
             target |= _targets(reversed(words[max(0, i - 3) : i])) | _targets(ahead[1:])
+        listed = _NEGATED_LIST.match(text, m.end())
+        if listed is not None:
+            # `cannot be cancelled, changed or refunded`: the negation holds for each
+            target |= frozenset().union(*(keys(w) for w in _WORD_AT.findall(listed.group())))
         out.append((m.start(), (target, " ".join((word, *ahead[:2])))))
     if has_cjk(text):
         masked = text

@@ -330,6 +330,47 @@ THIRD_ROUND_FAITHFUL = [
 ]
 
 THIRD_ROUND_GUARDS = [
+    # compound number words are one amount
+    (
+        "SMS-уведомления стоят пятьдесят девять рублей в месяц.",
+        "SMS-уведомления стоят 59 рублей в месяц.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "SMS-уведомления стоят пятьдесят восемь рублей в месяц.",
+        "SMS-уведомления стоят 59 рублей в месяц.",
+        "ru",
+        "contradicted",
+    ),
+    ("The fee is twenty-five euros.", "The fee is 25 euros.", "en", "entailed"),
+    ("The fee is twenty-six euros.", "The fee is 25 euros.", "en", "contradicted"),
+    # 未满/不满 and `never less than` are bounds
+    (
+        "满十四岁的读者办证时必须有监护人陪同。",
+        "未满14周岁的读者须由监护人陪同办理读者证。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "Abroad you pay 3% of the amount, but never more than 4 euros.",
+        "Abroad you pay 3% of the amount, with a minimum of 4 euros.",
+        "en",
+        "contradicted",
+    ),
+    # a negated disjunction negates each of its members
+    (
+        "A non-refundable booking can't be refunded.",
+        "Non-refundable bookings cannot be cancelled, changed or refunded.",
+        "en",
+        "entailed",
+    ),
+    (
+        "A non-refundable booking can be refunded.",
+        "Non-refundable bookings cannot be cancelled, changed or refunded.",
+        "en",
+        "contradicted",
+    ),
     # a dropped cap or exception that follows the clause the claim restates is held
     (
         "未保价的包裹丢失的，按运费的3倍赔偿。",
