@@ -75,7 +75,7 @@ def test_no_contradicting_claim_is_accepted(run: Run, lang: str, form: Form) -> 
 
 FAITHFUL_TARGET = 0.75
 """Issue 17's target share of faithful claims accepted (not met yet: see the module doc)."""
-FAITHFUL_FLOOR = {"en": 0.63, "ru": 0.37, "zh": 0.37}
+FAITHFUL_FLOOR = {"en": 0.63, "ru": 0.45, "zh": 0.49}
 """What the gate reaches today in every form, rounded down: a regression guard."""
 
 
