@@ -382,7 +382,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 continue
         unit, end, scale = _unit_at(lowered, m.end())
         if value is None:
-            if word in SCALES or unit is None:
+            bounded = word in ONE_WORDS and _BOUND_BEFORE_ONE.search(lowered, 0, m.start())
+            if word in SCALES or (unit is None and not bounded):
                 continue
             value = 1
         out.append(Quantity(_fmt(value * scale), unit, text[m.start() : end].strip()))
@@ -422,6 +423,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(_with_currency(text, q) for q in out)
 
 
+_BOUND_BEFORE_ONE = re.compile(
+    r"(?:(?:more|less|fewer)\s+than|at\s+(?:least|most)|up\s+to|более|менее|больше|меньше)\s+$"
+)
+"""`more than one tablet`: after a bound, `one` is a count (elsewhere it may be a pronoun)."""
 _NUMBER_JOIN = re.compile(r"(?:\s+and\s+|[\s-]+)([^\W\d_]+)")
 
 
@@ -747,8 +752,13 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
     for m in _BOUNDED.finditer(text):
         raw = m.group(0).lower()
-        token = NUMBER_TOKENS.get(raw) or number_token(raw)
         kinds = {kind for a, _, kind in spans if a == m.start()}
+        if raw in ONE_WORDS:
+            if not kinds or not _BOUND_BEFORE_ONE.search(text.lower(), 0, m.start()):
+                continue  # `one of`, `no one`: a pronoun, unless a bound counts it
+            token = "#1"
+        else:
+            token = NUMBER_TOKENS.get(raw) or number_token(raw)
         found.setdefault(token, set()).update(kinds or {"exact"})
     return {k: frozenset(v) for k, v in found.items()}
 
@@ -756,7 +766,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
 NUMBER_TOKENS = NUMBER_WORD_TOKENS
 _BOUNDED = re.compile(
     r"\d+(?:[.,]\d+)*|(?<![\w-])(?:"
-    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
+    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), key=len, reverse=True))
     + r")(?![\w-])",
     re.IGNORECASE,
 )

@@ -330,6 +330,20 @@ THIRD_ROUND_FAITHFUL = [
 ]
 
 THIRD_ROUND_GUARDS = [
+    # after a bound, `one` is a count: `may take more than one` clashes with `do not take more
+    # than one`
+    (
+        "You may take more than one tablet in 24 hours.",
+        "Do not take more than one tablet in 24 hours.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Do not take more than one tablet a day.",
+        "Do not take more than one tablet a day.",
+        "en",
+        "entailed",
+    ),
     # compound number words are one amount
     (
         "SMS-уведомления стоят пятьдесят девять рублей в месяц.",
