@@ -756,7 +756,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
         if raw in ONE_WORDS:
             if not kinds or not _BOUND_BEFORE_ONE.search(text.lower(), 0, m.start()):
                 continue  # `one of`, `no one`: a pronoun, unless a bound counts it
-            token = "#1"
+            token = NUMBER_TOKENS["once"]  # `#1`
         else:
             token = NUMBER_TOKENS.get(raw) or number_token(raw)
         found.setdefault(token, set()).update(kinds or {"exact"})
