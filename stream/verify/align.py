@@ -121,7 +121,7 @@ _ZH_FILLERS = (
     "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品",
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
     "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
-    "之类", "这类", "才能", "才可以", "才可",
+    "之类", "这类", "才能", "才可以", "才可", "并且", "而且", "或者", "不过", "但是", "以及",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
 demonstratives (`这份保险` for `本保险`, `之类` for `等`); `才能` is 才 and a modal (the slot),
@@ -619,6 +619,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             counted
             or any(e.unit == q.unit for e in alike)
             or (alike and all(clearly_different(q, e) is not False for e in alike))
+        ) and not (
+            bounds(claim_n).get(f"#{q.value}", frozenset({"exact"})) == {"exact"}
+            and _within_bound(q, alike or counted, ev.get(bounds))
         ):
             states_other.append(signal)  # the same kind of amount, another value
 
@@ -663,7 +666,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         for word in zh_words(masked):
             start = masked.find(word, pos)
             pos = start + len(word)
-            if not has_cjk(word) or all(c in ZH_STOP_CHARS for c in word) or word in _CLOSED_CHARS:
+            if (
+                not has_cjk(word)
+                or all(c in ZH_STOP_CHARS for c in word)
+                or word in _CLOSED_CHARS
+                or (len(word) == 2 and word[0] in _CLOSED_CHARS and word[1] in _ZH_GLUED)  # 时会
+                or (word == "人" and masked[start - 1 : start] == "的")  # `过敏的人` = `过敏者`
+            ):
                 continue
             if any(_within_amount(word, start, x, y) for x, y in spans_ok):
                 continue
@@ -804,6 +813,24 @@ def _modal_form(word: str) -> bool:
     return word in _RU_ENTITLED or any(lemma in _CLOSED_LEMMAS for lemma, _ in ru_lemmas(word)[:1])
 
 
+def _within_bound(
+    q: Quantity, others: Iterable[Quantity], stated: dict[str, frozenset[str]]
+) -> bool:
+    """The claim's exact amount lies inside every bound the evidence puts on the amounts of
+    its kind (`50公斤` where it says `只能带70公斤`, 5 where it says `up to 7`): another value,
+    but no clash. A
+    bound of the claim's own (`within 7 days` for `within 14 days`) is another rule: a clash."""
+    try:
+        value = float(q.value)
+        limits = [(float(e.value), stated.get(f"#{e.value}", frozenset())) for e in others]
+    except ValueError:
+        return False
+    return bool(limits) and all(
+        ("upper" in kinds and value <= limit) or ("lower" in kinds and value >= limit)
+        for limit, kinds in limits
+    )
+
+
 def _converse_order(signal: RiskSignal, claim: str, focus: str) -> bool:
     """An order the claim reverses with its terms (`unplug, then clean` for `before cleaning,
     unplug`: 拔掉插头之后才能清洁 for 清洁前必须先拔插头) states the same sequence: no clash. The
@@ -880,7 +907,14 @@ def _mask_zh_bounds(text: str) -> str:
     for m in ZH_BOUND_BEFORE.finditer(text):
         a, b = m.span(1)
         text = text[:a] + " " * (b - a) + text[b:]
+    for m in _ZH_AMOUNT_BOUND_AFTER.finditer(text):
+        a, b = m.span(1)
+        text = text[:a] + " " * (b - a) + text[b:]
     return text
+
+
+_ZH_AMOUNT_BOUND_AFTER = re.compile(r"\d\s?[^\d，。；,;\s]{1,3}?(以内|之内|以上|以下|之后|以后)")
+"""`7天以内`, `3年以上`: the bound after an amount, compared as a slot."""
 
 
 def _may_stand_for(claim_word: str, evidence_word: str) -> bool:

@@ -95,8 +95,10 @@ ZH_CLASSIFIERS = (
     "个月", "小时", "分钟", "毫秒", "星期", "个", "名", "位", "家", "项", "次", "台", "条",
     "人", "种", "倍", "天", "年", "月", "周", "秒", "岁", "元", "份", "张", "层", "级", "款",
     "部", "座", "所", "门", "节", "篇", "本", "件", "只", "头", "批", "轮", "组", "款", "道",
-    "片", "粒", "袋", "瓶", "支",
+    "片", "粒", "袋", "瓶", "支", "毫升", "公里", "千米", "公斤", "千克", "毫克", "摄氏度",
 )  # fmt: skip
+"""Classifiers and units a Chinese numeral stands before (`五十毫升` is `50毫升`); no
+one-character unit that also ends words (`统一升级` is no `统1升`)."""
 
 
 _COUNTERS = frozenset("个名位家项次台条人种份张层级款部座所门节篇本件只头批轮组道片粒袋瓶支")
@@ -148,7 +150,7 @@ def normalize_zh(text: str) -> str:
         value = float(run) if run[0].isdigit() else zh_number(run)
         return m.group(0) if value is None else _fmt(value) + "%"
 
-    text = _ZH_PERCENT.sub(percent, text)
+    text = _ZH_PERCENT.sub(percent, text).replace("℃", "摄氏度")
     return _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
 
 
@@ -200,7 +202,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("eur", ("eur", "euros", "euro", "евро", "欧元")),
     ("rub", ("rub", "рублей", "рубля", "рубль", "руб", "卢布")),
     ("cny", ("yuan", "rmb", "元", "юаней")),
-    ("c", ("°c", "degrees", "градусов", "градуса", "度")),
+    ("c", ("°c", "℃", "°с", "degrees", "градусов", "градуса", "摄氏度", "度")),
 )  # fmt: skip
 UNITS: dict[str, str] = {form: canon for canon, forms in _UNIT_FORMS for form in forms}
 _CJK_UNITS = sorted((u for u in UNITS if has_cjk(u)), key=len)[::-1]
@@ -704,7 +706,7 @@ _BOUND_RE = re.compile(
 )
 _NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 ZH_BOUND_BEFORE = re.compile(
-    r"(未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
+    r"(最多只能|只能|仅能|未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
     r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限)[^\d，。；]{0,6}\d"
 )
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
@@ -718,6 +720,7 @@ _ZH_BOUND_KIND = {
     "小于": "upper", "满": "lower", "最高": "upper", "上限": "upper", "封顶": "upper",
     "最低": "lower", "最少": "lower", "下限": "lower",
     "未满": "upper", "不满": "upper", "不足": "upper", "未超过": "upper",
+    "最多只能": "upper", "只能": "upper", "仅能": "upper",
 }  # fmt: skip
 
 

@@ -299,6 +299,11 @@ THIRD_ROUND_FAITHFUL = [
         "除非员工本人同意，否则公司不得安排员工在年假期间加班。",
         "zh",
     ),
+    # units a Chinese numeral stands before, ℃, and the bound after an amount (以内)
+    ("本品须密封保存在二十五摄氏度以下。", "本品须密封保存于25℃以下。", "zh"),
+    ("入会七天以内可以无理由退卡。", "会员可在入会后7日内无理由退卡。", "zh"),
+    # conjunctions are closed words; `的人` is `者`
+    ("对本品过敏的人禁止使用。", "对本品过敏者禁止使用。", "zh"),
     # a modal the segmenter glues to a word is split off (应立即 -> 应 立即)
     ("如果服用过量，应该马上就医。", "如服用过量或出现严重不良反应，应立即就医。", "zh"),
     # 不支持 prohibits as 不能 does
@@ -330,6 +335,19 @@ THIRD_ROUND_FAITHFUL = [
 ]
 
 THIRD_ROUND_GUARDS = [
+    # an exact amount inside the evidence's own bound is another value, not a clash; outside
+    # it, or against a bound of the claim's own, it is
+    ("每人带50公斤。", "每人只能带70公斤。", "zh", "insufficient"),
+    ("每人可以带90公斤。", "每人只能带70公斤。", "zh", "contradicted"),
+    ("Each person can carry 5 bags.", "Each person can carry up to 7 bags.", "en", "insufficient"),
+    (
+        "Refunds are issued within 7 days.",
+        "Refunds are issued within 14 days.",
+        "en",
+        "contradicted",
+    ),
+    # two closed characters are not always a closed word: 得到提高 claims it happened
+    ("大学生就业比例得到提高。", "要提高大学生就业比例。", "zh", "insufficient"),
     # after a bound, `one` is a count: `may take more than one` clashes with `do not take more
     # than one`
     (
