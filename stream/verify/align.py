@@ -639,6 +639,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         acronym = len(raw) > 1 and masked[a:b].isupper()  # `US` is a name, `us` a pronoun
         if not acronym and (
             raw in _NUMBER_WORDS
+            or ("-" in raw and all(p in _NUMBER_WORDS for p in raw.split("-")))  # два-три
             or raw in _CLOSED_WORDS
             or raw in GENERIC_REFERENTS
             or _modal_form(raw)

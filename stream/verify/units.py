@@ -208,7 +208,7 @@ UNITS: dict[str, str] = {form: canon for canon, forms in _UNIT_FORMS for form in
 _CJK_UNITS = sorted((u for u in UNITS if has_cjk(u)), key=len)[::-1]
 _PHRASE_UNITS = sorted((u for u in UNITS if " " in u), key=len)[::-1]
 FREQUENCY_UNITS = frozenset({"s", "min", "h", "d", "wk", "mo", "yr"})
-_PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого|раз в|один раз в|once per"
+_PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого|раз в|раза в|один раз в|once per"
 _FREQ_ADVERBS = {
     "hourly": "h", "daily": "d", "weekly": "wk", "monthly": "mo", "annually": "yr",
     "yearly": "yr", "nightly": "d", "ежечасно": "h", "ежедневно": "d", "еженедельно": "wk",
@@ -704,6 +704,15 @@ _BOUND_RE = re.compile(
     + r")\b)",
     re.IGNORECASE,
 )
+_LATENESS = frozenset(
+    {"no later than", "not later than", "no earlier than", "не позднее", "не позже",
+     "не ранее", "не раньше", "не позднее чем за", "не позже чем за", "не позднее, чем за",
+     "не позднее за", "не раньше чем за", "не ранее чем", "не ранее, чем за"}
+)  # fmt: skip
+_AHEAD_OF_EVENT = re.compile(
+    r"[\w.,–-]+(?:\s+[\w–-]+){0,2}?\s+(?:до|before|prior to|ahead of)(?![\w-])", re.IGNORECASE
+)
+"""`… 3 days before the start`: a bound on the time ahead of an event turns over."""
 _NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 ZH_BOUND_BEFORE = re.compile(
     r"(最多只能|只能|仅能|未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
@@ -734,6 +743,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
         kind = _BOUND_WORDS[m.group(1).lower()]
         if _NEGATED_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
             kind = {"upper": "lower", "lower": "upper"}[kind]  # not kept beyond 7 days: <= 7
+        if m.group(1).lower() in _LATENESS and _AHEAD_OF_EVENT.match(text, m.end()):
+            # no later than 3 days before it = at least 3 days before it
+            kind = {"upper": "lower", "lower": "upper"}[kind]
         spans.append((m.end(), m.end(), kind))
     if has_cjk(text):
         for m in ZH_BOUND_BEFORE.finditer(text):

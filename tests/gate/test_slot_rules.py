@@ -302,6 +302,12 @@ THIRD_ROUND_FAITHFUL = [
     # units a Chinese numeral stands before, ℃, and the bound after an amount (以内)
     ("本品须密封保存在二十五摄氏度以下。", "本品须密封保存于25℃以下。", "zh"),
     ("入会七天以内可以无理由退卡。", "会员可在入会后7日内无理由退卡。", "zh"),
+    # a hyphenated range of number words is its amounts; раза в сутки is a frequency
+    (
+        "Ребёнку от шести до двенадцати лет дают по 5 мл два-три раза в сутки.",
+        "Детям от 6 до 12 лет дают по 5 мл 2–3 раза в день.",
+        "ru",
+    ),
     # conjunctions are closed words; `的人` is `者`
     ("对本品过敏的人禁止使用。", "对本品过敏者禁止使用。", "zh"),
     # a modal the segmenter glues to a word is split off (应立即 -> 应 立即)
@@ -335,6 +341,19 @@ THIRD_ROUND_FAITHFUL = [
 ]
 
 THIRD_ROUND_GUARDS = [
+    # no later than 3 days before an event = at least 3 days before it
+    (
+        "О заморозке можно заявить не более чем за три дня до её начала.",
+        "Заявление о заморозке подаётся не позднее чем за 3 дня до её начала.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Submit the request at least three days before the start.",
+        "Submit the request no later than 3 days before the start.",
+        "en",
+        "entailed",
+    ),
     # an exact amount inside the evidence's own bound is another value, not a clash; outside
     # it, or against a bound of the claim's own, it is
     ("每人带50公斤。", "每人只能带70公斤。", "zh", "insufficient"),
