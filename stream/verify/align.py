@@ -161,6 +161,7 @@ _CLOSED_CJK = tuple(
         reverse=True,
     )
 )  # fmt: skip
+_CLOSED_CJK_RE = re.compile("|".join(re.escape(w) for w in _CLOSED_CJK if len(w) > 1))
 SLOT_CODES: frozenset[SignalCode] = frozenset(
     {
         SignalCode.BOUND_MISMATCH,
@@ -246,10 +247,9 @@ def _mask_closed(text: str) -> str:
     straddle them (single characters are left to the segmenter: `为` is a word, `认为` not)."""
     if not has_cjk(text):
         return text
-    for w in _CLOSED_CJK:
-        if len(w) > 1 and w in text:
-            text = text.replace(w, " " * len(w))  # same length: spans stay claim offsets
-    return text
+    # leftmost, then longest: `可以外借` masks `可以`, never `以外` (a loop over a set's order
+    # made that depend on the hash seed)
+    return _CLOSED_CJK_RE.sub(lambda m: " " * len(m.group()), text)  # spans stay claim offsets
 
 
 _CLOSED_CHARS = frozenset(

@@ -19,6 +19,7 @@ from stream.verify.units import (
     Quantity,
     has_cjk,
     identifiers,
+    normalize_clock,
     normalize_zh,
     quantities,
     same_amount,
@@ -260,6 +261,10 @@ class EvidenceFacts:
 
 def evidence_facts(text: str) -> EvidenceFacts:
     found = numbers(text)
+    clock = normalize_clock(text)
+    if clock != text:  # `6 pm` in the evidence supports a claim's `18:00`
+        for token, written in numbers(clock).items():
+            found.setdefault(token, written)
     if has_cjk(text):  # `两个` in the evidence supports a claim's `2个`
         for token, written in numbers(normalize_zh(text)).items():
             found.setdefault(token, written)
@@ -325,7 +330,7 @@ def risk_signals(
             same_amount(q, e) for e in located(_n_quantities, facts_text, analysis, offset)
         ):
             ev_numbers.setdefault(number_token(q.value), q.text)
-    for token, written in numbers(claim).items():
+    for token, written in numbers(normalize_clock(claim)).items():
         if token not in ev_numbers and token.rstrip("%") not in flagged and written not in flagged:
             alt = token[:-1] if token.endswith("%") else token + "%"
             if token.endswith("%") or alt not in ev_numbers:

@@ -133,7 +133,9 @@ _ZH_ARTICLE = re.compile(
 
 def normalize_zh(text: str) -> str:
     """Chinese numerals in front of a classifier become digits (`两个` → `2个`), so both sides
-    of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays."""
+    of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays.
+    Clock times of the 12-hour form become 24-hour ones in any language (`6 pm` → `18:00`)."""
+    text = normalize_clock(text)
     if not has_cjk(text):
         return text
 
@@ -152,6 +154,23 @@ def normalize_zh(text: str) -> str:
 
     text = _ZH_PERCENT.sub(percent, text).replace("℃", "摄氏度")
     return _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
+
+
+_CLOCK_12H = re.compile(
+    r"(?<![\d:.])(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?m\.?(?![a-z])", re.IGNORECASE
+)
+
+
+def normalize_clock(text: str) -> str:
+    """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`: both sides write a time of day the same way."""
+    if "m" not in text and "M" not in text:
+        return text
+    return _CLOCK_12H.sub(_clock_24h, text)
+
+
+def _clock_24h(m: re.Match[str]) -> str:
+    hour = int(m.group(1)) % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour:02d}:{m.group(2) or '00'}"
 
 
 _ZH_PERCENT = re.compile(f"百分之([{ZH_NUMERALS}]+|\\d+(?:\\.\\d+)?)")

@@ -341,6 +341,19 @@ THIRD_ROUND_FAITHFUL = [
 ]
 
 THIRD_ROUND_GUARDS = [
+    # 12-hour clock times are 24-hour ones
+    (
+        "Late check-out until 2 pm costs thirty euros.",
+        "Late check-out until 14:00 costs 30 euros.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Late check-out until 3 pm costs thirty euros.",
+        "Late check-out until 14:00 costs 30 euros.",
+        "en",
+        "contradicted",
+    ),
     # no later than 3 days before an event = at least 3 days before it
     (
         "О заморозке можно заявить не более чем за три дня до её начала.",
@@ -557,3 +570,10 @@ def test_third_round_guards_keep_their_verdict(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
+
+
+def test_closed_chinese_words_are_masked_leftmost_longest() -> None:
+    """`可以外借` masks `可以`, never `以外`: the order may not depend on the hash seed."""
+    from stream.verify.align import _mask_closed
+
+    assert _mask_closed("可以外借") == "  外借"
