@@ -28,6 +28,7 @@ from stream.quality.evaluate import (
     score,
 )
 from stream.settings import Settings
+from stream.verify.align import warm
 
 
 def _positive(value: str) -> int:
@@ -79,6 +80,8 @@ async def _evaluate(
     mutations: bool = True,
 ) -> tuple[list[FileResult], str]:
     checker = make_checker(spec, settings)
+    # the tables load before the clock starts, as a worker loads them at start
+    warm({r.language for _, records in loaded for r in records})
     total = sum(len(records) for _, records in loaded)
     try:
         results = []

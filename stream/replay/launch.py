@@ -24,6 +24,7 @@ from stream.metrics import Metrics
 from stream.replay.engine import Plan, Replay
 from stream.replay.report import ReplayReport
 from stream.settings import Settings
+from stream.verify.align import warm
 
 
 async def run_replay(
@@ -63,6 +64,7 @@ async def run_replay(
     store = open_store(settings.store, create=False)
     cache = corpus_cache(store, settings, metrics)
     checker = make_checker(checker_spec or settings.checker, settings, metrics)
+    warm()
     plan = Plan(
         replay_id=replay_id,
         output_topic=output_topic,

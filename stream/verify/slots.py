@@ -599,7 +599,7 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
     after any auxiliary (`不支持退货` -> 退货). Comparing what is negated, not mere counts,
     ties a negation to its clause."""
     out: list[tuple[int, Negation]] = []
-    found = list(_WORD_AT.finditer(text))
+    found = list(_WORD_AT.finditer(text)) if NEGATION.word_re.search(text) else []
     words = [m.group() for m in found]
     for i, m in enumerate(found):
         word = m.group()

@@ -38,6 +38,7 @@ from stream.settings import Settings
 from stream.stage import Stage
 from stream.tracing import Tracing, tier_wrapper
 from stream.tracing import setup as setup_tracing
+from stream.verify.align import warm
 from stream.worker.dedup import SeenEvents, SeenLog
 from stream.worker.loop import StageLoop
 
@@ -115,6 +116,7 @@ class StageService(Service):
         log.info("duplicate index restored: %d event ids", restored)
         self.tracing = setup_tracing()
         self.checker = make_checker(s.checker, s, self.metrics, tier_wrapper(self.tracing))
+        warm()  # before the first answer, not on its latency
         stage = Stage(s, cache, self.checker, self.metrics, seen, tracing=self.tracing)
         self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
         await self.consumer.start()

@@ -153,3 +153,19 @@ def test_support_spread_over_citations_is_flagged() -> None:
         )
     )
     assert SignalCode.UNLINKED_CITATIONS in {s.code for s in result.signals}
+
+
+def test_warm_loads_what_the_first_claim_of_each_language_waits_for() -> None:
+    from stream.verify import align, lexicon
+
+    for cached in (lexicon.table, lexicon._morph, lexicon._ru_members, lexicon._zh_members):
+        cached.cache_clear()
+    align._rjieba.cache_clear()
+    align.warm(["ru"])
+    assert lexicon._morph.cache_info().currsize == 1
+    assert lexicon._ru_members.cache_info().currsize == 1
+    assert lexicon._zh_members.cache_info().currsize == 0  # only what was asked for
+    assert align._rjieba.cache_info().currsize == 0
+    align.warm()
+    assert lexicon.table.cache_info().currsize == 3
+    assert align._rjieba.cache_info().currsize == 1
