@@ -77,6 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
     parser.add_argument("--baseline", required=True, metavar="REV", help="commit to compare with")
     parser.add_argument("--runs", type=int, default=3, help="runs per file and variant (median)")
+    parser.add_argument(
+        "--baseline-without",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="make MODULE unimportable in the baseline's runs, to measure an optional "
+        "accelerator a library falls back from (pymorphy3 without `dawg` uses dawg_python)",
+    )
     args = parser.parse_args(argv)
     here = Path(__file__).resolve().parents[2]
     try:
@@ -87,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("--runs must be at least 1")
         with tempfile.TemporaryDirectory(prefix="citegate-speed-") as tmp:
             baseline = checkout(args.baseline, Path(tmp) / "baseline", here)
+            for module in args.baseline_without:
+                (baseline / f"{module}.py").write_text(
+                    f"raise ImportError('{module} withheld by tests.gate.speed')\n"
+                )
             files = [f.resolve() for f in args.files]
             print(f"claims/s, median of {args.runs} alternated runs; baseline {args.baseline}")
             for line in compare(files, baseline, here, args.runs):

@@ -36,3 +36,32 @@ def test_a_missing_file_or_bad_baseline_is_one_line_and_exit_2(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2
     assert all(line.startswith("speed: ") for line in err)
+
+
+def test_baseline_without_withholds_a_module_from_the_baseline_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    codes: dict[str, int] = {}
+    paths: dict[str, Path] = {}
+
+    def fake(files: list[Path], baseline: Path, here: Path, runs: int) -> list[str]:
+        for name, path in (("baseline", baseline), ("here", here)):
+            done = subprocess.run(
+                [sys.executable, "-c", "import dawg"],
+                env={**os.environ, "PYTHONPATH": str(path)},
+                capture_output=True,
+                check=False,
+            )
+            paths[name], codes[name] = path, done.returncode
+        return []
+
+    monkeypatch.setattr(speed, "compare", fake)
+    data = tmp_path / "d.jsonl"
+    data.write_text("{}\n")
+    assert speed.main(["--baseline", "HEAD", "--baseline-without", "dawg", str(data)]) == 0
+    assert codes["baseline"] != 0  # withheld: the import fails there
+    assert not (paths["here"] / "dawg.py").exists()
