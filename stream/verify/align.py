@@ -32,6 +32,7 @@ from stream.verify.lexicon import (
     opposite,
     predicate,
     ru_lemmas,
+    ru_tags,
     zh_synonyms,
 )
 from stream.verify.lexicon import (
@@ -67,6 +68,7 @@ from stream.verify.units import (
     MAJORITY,
     MORE,
     NEGATION,
+    NUMBER_WORD_TOKENS,
     ONE_WORDS,
     RU_NUMBERS,
     SCALES,
@@ -773,6 +775,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _opposed_in_focus(claim_n, focus)
     mismatches += _dropped_order(claim_n, focus, frozen_keys)
     mismatches += _dropped_loss(claim_n, focus, frozen_keys)
+    mismatches += _dropped_restriction(claim_n, focus, frozen_keys)
     substituted = _substitutions(
         claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
     )
@@ -1395,6 +1398,156 @@ def _dropped_loss(claim: str, focus: str, claim_keys: frozenset[str]) -> list[Ri
         if any(keys(n) & claim_keys for n in near):
             said = " ".join(words[max(0, i - 2) : i + 1])
             return [RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{upward} (evidence: {said})")]
+    return []
+
+
+_EN_SUBJECT_END = frozenset(
+    """can cannot can't may might must will won't would should shall is are was were has have
+    had do does did don't doesn't need needs""".split()
+)
+"""A modal or auxiliary ends an English sentence's subject (`Free users | can store …`)."""
+_ADDRESSEE = frozenset("you your yours вы вас вам вами ваш ваша ваше ваши вашего".split())
+_ZH_SUBJECT_END_TAGS = frozenset({"v", "vd", "vi", "vg", "d", "p", "c", "ad", "m"})
+"""jieba tags that end a Chinese subject: a verb, adverb, preposition, conjunction, numeral."""
+_RU_SUBJECT_END = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED", "GRND"})
+
+
+def _nominative(word: str) -> bool:
+    return any("nomn" in t for t in ru_tags(word))
+
+
+def _subject(sentence: str) -> tuple[list[str], int | None] | None:
+    """(the words of a sentence's subject, the index of its head or None) when the sentence
+    opens with one ended by a verb or modal in the present or future: the head is the last
+    English word before the modal, the first Russian nominative noun, the last Chinese noun.
+    None when no such subject is found, and for a past event (`An 18-year-old citizen froze
+    his hands` does say that a citizen did: only a rule's subject widens)."""
+    if has_cjk(sentence):
+        words: list[str] = []
+        for i, (word, tag) in enumerate(_rjieba().tag(sentence)):
+            if word in _ADDRESSEE_CJK or (i == 0 and tag in {"v", "vn"}):
+                words.append(word)  # `付费会员`: a verb-like first word modifies the noun
+                continue
+            if tag in _ZH_SUBJECT_END_TAGS or not has_cjk(word) or word in _CLOSED_CJK:
+                break
+            words.append(word)
+        else:
+            return None
+        if "了" in sentence:
+            return None
+        heads = [i for i, w in enumerate(words) if zh_tags(w).get(w, "").startswith("n")]
+        return words, heads[-1] if heads else None
+    found = [w.lower() for w in _WORD.findall(sentence)]
+    if not found or found[0] in _SUBORDINATORS:
+        return None  # a conditional clause first: its subject is not the sentence's
+    if found[0][0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя":
+        for i, w in enumerate(found):
+            tags = ru_tags(w)
+            parts = {t.partition(",")[0].partition(" ")[0] for t in tags}
+            if i == 0 and "PREP" in parts:
+                return None  # `для одного магазина действует …`: no subject first
+            if w == "не" or parts & _RU_SUBJECT_END:
+                if any("past" in t for t in tags if t.startswith("VERB")):
+                    return None
+                nouns = [
+                    j
+                    for j in range(i)
+                    if "NOUN" in {p for _, p in ru_lemmas(found[j])} and _nominative(found[j])
+                ]
+                if not nouns:
+                    return found[:i], None
+                # the head's agreeing modifiers: the nominative words right before it
+                start = nouns[0]
+                while start > 0 and _nominative(found[start - 1]):
+                    start -= 1
+                return found[start:i], nouns[0] - start
+        return None
+    if found[0] in _EN_PREPOSITIONS:
+        return None
+    for i, w in enumerate(found):
+        if w in _EN_SUBJECT_END:
+            if w in _EN_PAST:
+                return None
+            content = [j for j, x in enumerate(found[:i]) if x not in EN_STOP]
+            if content and any(x in EN_STOP for x in found[content[0] : i]):
+                return found[:i], None  # `Any spill larger than …`: no simple noun phrase
+            return found[:i], i - 1 if i > 0 else None
+    return None
+
+
+_EN_PAST = frozenset("was were had did".split())
+_EN_FOCUS = frozenset("only just even also still merely solely".split())
+"""Focus adverbs before a subject (`Only non-programmable calculators`): a claim without one
+says less, not more."""
+_EN_PREPOSITIONS = frozenset(
+    "for in on at by with from after before during under over to of within without".split()
+)
+_SUBORDINATORS = frozenset(
+    "if when unless while although once and or but если когда пока хотя пусть и или но".split()
+)
+_ZH_MODIFIER_TAGS = frozenset({"a", "b", "v", "vn", "n", "nz", "an", "j", "l"})
+"""jieba tags of a word that may restrict a Chinese head: adjective, distinguisher, verb or
+noun (`免费`, `付费`, `新`); not a place, direction, time, pronoun or numeral (`桌上`)."""
+MAX_SUBJECT_WORDS = 5
+"""A longer stretch before the first modal is no simple subject (a heading run into the
+sentence, a clause): the rule stays out of it."""
+
+
+def _content(word: str) -> bool:
+    return not (
+        word in EN_STOP or word in RU_STOP or word in _ADDRESSEE or word in _ADDRESSEE_CJK
+    ) and bool(keys(word))
+
+
+def _restricts(word: str) -> bool:
+    """A word that may restrict a subject's head: a content word, not a quantifier (`all`,
+    `каждая`: the quantifier rules compare those), a number, a pronoun or the addressee."""
+    if not _content(word) or any(c.isdigit() for c in word) or word in NUMBER_WORD_TOKENS:
+        return False
+    if any(word in cls.words or word in cls.cjk for cls in (UNIVERSAL, MAJORITY, SOME)):
+        return False
+    if has_cjk(word):
+        return len(word) > 1 and zh_tags(word).get(word, "") in _ZH_MODIFIER_TAGS
+    if word[0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя":
+        return any(
+            t.startswith(("ADJF", "PRTF", "NOUN")) and "Apro" not in t for t in ru_tags(word)
+        )
+    return word not in _EN_FOCUS and not (word.endswith("ly") and _is_adverb(word))
+
+
+def _dropped_restriction(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """A claim about all of something the evidence says of a kind of it: `Users can store 5
+    GB` (or `You can …`) for `Free users can store 5 GB`. The evidence's subject names its
+    head with a restrictive word before it (an adjective or noun: free, late, 免费, бесплатные);
+    the claim's subject has the head, or is the addressee, and lacks that word anywhere."""
+    claim_subject = _subject(claim)
+    if claim_subject is None:
+        return []
+    c_words, _ = claim_subject
+    addressed = any(w in _ADDRESSEE or w in _ADDRESSEE_CJK for w in c_words) and all(
+        w in _ADDRESSEE or w in _ADDRESSEE_CJK or w in EN_STOP or w in RU_STOP for w in c_words
+    )
+    c_keys = frozenset().union(*(keys(w) for w in c_words))
+    for a, b in split_sentences(focus) or [(0, len(focus))]:
+        found = _subject(focus[a:b])
+        if found is None:
+            continue
+        words, head = found
+        if head is None or len(words) > MAX_SUBJECT_WORDS:
+            continue
+        modifiers = [w for w in words[max(0, head - 2) : head] if _restricts(w)]
+        if not modifiers or not (addressed or keys(words[head]) & c_keys):
+            continue
+        if addressed and keys(words[head]) & claim_keys:
+            continue  # `You can hire the hall` for `The hall can be hired`: not its subject
+        e_keys = frozenset().union(*(keys(w) for w in words))
+        if not addressed and any(_content(w) and not keys(w) & e_keys for w in c_words):
+            continue  # the claim names a kind of its own: another clause's subject
+        dropped = [m for m in modifiers if not keys(m) & claim_keys and m not in claim.lower()]
+        if dropped:
+            said = ("" if has_cjk(words[0]) else " ").join(words[: head + 1])
+            mine = ("" if c_words and has_cjk(c_words[0]) else " ").join(c_words) or "none"
+            return [RiskSignal(SignalCode.CONDITION_DROPPED, f"{said} (claim: {mine})")]
     return []
 
 

@@ -269,6 +269,13 @@ def ru_lemmas(word: str) -> tuple[tuple[str, str], ...]:
 
 
 @lru_cache(maxsize=65536)
+def ru_tags(word: str) -> tuple[str, ...]:
+    """The grammemes of each likely parse of a Russian word (`ADJF,Qual plur,nomn`)."""
+    parses = _morph().parse(word)
+    return tuple(str(p.tag) for p in parses[:4] if p.score >= parses[0].score / 2)
+
+
+@lru_cache(maxsize=65536)
 def word_keys(word: str) -> frozenset[str]:
     """Keys of one lower-cased word (Latin or Cyrillic)."""
     if any("\u0400" <= c <= "\u04ff" for c in word):

@@ -721,7 +721,10 @@ _BOUND_WORDS: dict[str, str] = {
          "не раньше чем за", "не ранее, чем за", "не ранее чем", "не раньше чем",
          "не меньше", "более", "свыше", "минимум", "через", "после", "от", "больше",
          "hotter than", "warmer than", "older than", "heavier than", "wider than",
-         "faster than", "taller than", "deeper than", "thicker than", "старше"), "lower"),
+         "faster than", "taller than", "deeper than", "thicker than", "старше",
+         # an end no earlier than the date: `valid at least until 5 May` (not `no later than`)
+         "at least until", "at least till", "at least through", "как минимум до",
+         "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по"), "lower"),
 }  # fmt: skip
 _BOUND_RE = re.compile(
     r"(?<![\w-])("

@@ -577,3 +577,32 @@ def test_closed_chinese_words_are_masked_leftmost_longest() -> None:
     from stream.verify.align import _mask_closed
 
     assert _mask_closed("可以外借") == "  外借"
+
+
+# A subject's restrictive word dropped widens the claim to all of the head (`Users` for `Free
+# users`, `You` for it); the same subject kept, a quantifier reworded or another clause's
+# subject named are no widening.
+RESTRICTION_CASES = [
+    ("Users can store up to 5 GB of files.", "Free users can store up to 5 GB of files.", "en", "insufficient"),
+    ("You can store up to 5 GB of files.", "Free users can store up to 5 GB of files.", "en", "insufficient"),
+    ("As a free user, you can store up to 5 GB of files.", "Free users can store up to 5 GB of files.", "en", "entailed"),
+    ("Every request must be signed.", "All requests must be signed.", "en", "entailed"),
+    ("Monthly backups are kept for 12 months.", "Daily backups are kept for 35 days, and monthly backups are kept for 12 months.", "en", "entailed"),
+    ("Пользователи могут хранить не более 5 ГБ файлов.", "Бесплатные пользователи могут хранить не более 5 ГБ файлов.", "ru", "insufficient"),
+    ("Вы можете хранить не более 5 ГБ файлов.", "Бесплатные пользователи могут хранить не более 5 ГБ файлов.", "ru", "insufficient"),
+    ("Бесплатные пользователи могут хранить до 5 ГБ файлов.", "Бесплатные пользователи могут хранить не более 5 ГБ файлов.", "ru", "entailed"),
+    ("用户最多可存储5GB文件。", "免费用户最多可存储5GB文件。", "zh", "insufficient"),
+    ("您最多可存储5GB文件。", "免费用户最多可存储5GB文件。", "zh", "insufficient"),
+    ("免费用户最多能存5GB文件。", "免费用户最多可存储5GB文件。", "zh", "entailed"),
+    # an end no earlier than a date is the other bound of one no later than it
+    ("Заявление нужно подать как минимум до 5 сентября.", "Заявление нужно подать не позднее 5 сентября.", "ru", "contradicted"),
+    ("The offer is valid no later than 5 September.", "The offer is valid at least until 5 September.", "en", "contradicted"),
+    ("The offer is valid until at least 5 September.", "The offer is valid at least until 5 September.", "en", "entailed"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), RESTRICTION_CASES)
+def test_a_dropped_restriction_of_the_subject_is_not_entailed(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
