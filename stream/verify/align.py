@@ -42,6 +42,7 @@ from stream.verify.lexicon import (
     warm as lexicon_warm,
 )
 from stream.verify.model import RiskSignal
+from stream.verify.numerals import NUMBER_WORD_TOKENS
 from stream.verify.slots import (
     _BOUND_PHRASE_RE as _BOUND_MASK,
 )
