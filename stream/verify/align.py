@@ -69,7 +69,6 @@ from stream.verify.units import (
     MAJORITY,
     MORE,
     NEGATION,
-    NUMBER_WORD_TOKENS,
     ONE_WORDS,
     RU_NUMBERS,
     SCALES,
