@@ -430,10 +430,12 @@ def _q(items: Iterable[Quantity], limit: int = 3) -> str:
 _CLOSED_PHRASES = re.compile(
     r"(?<![\w-])(?:в течение|на протяжении|в пределах|с момента|со дня|с даты|по истечении|"
     r"в случае|в размере|от имени|from the date of|from the day of|in the event of|"
-    r"in case of|by means of|in accordance with|according to)(?![\w-])",
+    r"in case of|by means of|in accordance with|according to|as long as|so long as|"
+    r"for example|for instance|such as)(?![\w-])",
     re.IGNORECASE,
 )
-"""Prepositional phrases that frame a fact without adding one (`в течение 14 дней`)."""
+"""Phrases that frame a fact without adding one (`в течение 14 дней`, `as long as`, `for
+example`): conditions and bounds they open are compared as slots."""
 
 
 def _claim_words(masked: str) -> list[tuple[str, int, int]]:

@@ -105,7 +105,7 @@ BOUND_PHRASES = WordClass.of(
     "no more than, not more than, no less than, not less than, no later than, not later than, "
     "no earlier than, no fewer than, not exceed, not to exceed, does not exceed, "
     "never less than, never more than, never fewer than, never later than, never earlier than, "
-    "never longer than, "
+    "never longer than, as many as, as much as, as long as, for as long as, "
     "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "

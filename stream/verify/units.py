@@ -161,8 +161,15 @@ _CLOCK_12H = re.compile(
 )
 
 
+_CLOCK_ONE_DIGIT = re.compile(r"(?<![\d:.,])(\d):([0-5]\d)(?![\d:])")
+"""`6:00`: an hour written without its leading zero (`06:00`)."""
+
+
 def normalize_clock(text: str) -> str:
-    """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`: both sides write a time of day the same way."""
+    """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`, `8:30` → `08:30`: both sides write a time of
+    day the same way."""
+    if ":" in text:
+        text = _CLOCK_ONE_DIGIT.sub(r"0\1:\2", text)
     if "m" not in text and "M" not in text:
         return text
     return _CLOCK_12H.sub(_clock_24h, text)
@@ -709,7 +716,8 @@ _BOUND_WORDS: dict[str, str] = {
          "не позднее чем за", "не позже чем за", "не позднее, чем за", "не позднее за",
          "не дальше", "не чаще", "не более чем", "не более чем за", "colder than",
          "younger than", "cheaper than", "lighter than", "slower than", "narrower than",
-         "thinner than", "smaller than", "earlier than", "младше", "моложе"),
+         "thinner than", "smaller than", "earlier than", "младше", "моложе",
+         "as many as", "as much as", "as long as", "for as long as"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -763,6 +771,26 @@ _ZH_BOUND_KIND = {
 }  # fmt: skip
 
 
+_EN_AFTER_KIND = {
+    "at most": "upper", "at the most": "upper", "or less": "upper", "or fewer": "upper",
+    "or shorter": "upper", "maximum": "upper", "max": "upper",
+    "at least": "lower", "at the least": "lower", "or more": "lower", "or longer": "lower",
+    "minimum": "lower", "min": "lower",
+}  # fmt: skip
+_EN_AFTER_HEADS = re.compile(r"(?<![\w-])(?:at|or|max|min)", re.IGNORECASE)
+_EN_BOUND_AFTER = re.compile(
+    r"(?<![\w.,-])(?=\d|(?:"
+    + "|".join(sorted(EN_NUMBERS, key=len, reverse=True))
+    + r")\b)[\w.,]+(?:\s+[a-z]+){0,3}?\s+("
+    + "|".join(sorted(map(re.escape, _EN_AFTER_KIND), key=len, reverse=True))
+    + r")(?![\w-])(?!\s+(?:[$€£¥]\s?)?(?:\d|(?:"
+    + "|".join(sorted(EN_NUMBERS, key=len, reverse=True))
+    + r")\b))",
+    re.IGNORECASE,
+)
+"""`two guests a day at most`, `ten nights or longer`: a bound written after its amount."""
+
+
 @short_cache(maxsize=1024)
 def bounds(text: str) -> dict[str, frozenset[str]]:
     """Number token -> directions of the bounds put on it: `upper` (`up to 5`, `within 14
@@ -777,6 +805,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             # no later than 3 days before it = at least 3 days before it
             kind = {"upper": "lower", "lower": "upper"}[kind]
         spans.append((m.end(), m.end(), kind))
+    if _EN_AFTER_HEADS.search(text):
+        for m in _EN_BOUND_AFTER.finditer(text):
+            spans.append((m.start(), m.start(), _EN_AFTER_KIND[m.group(1).lower()]))
     if has_cjk(text):
         for m in ZH_BOUND_BEFORE.finditer(text):
             kind = _ZH_BOUND_KIND[m.group(1)]
