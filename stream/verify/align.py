@@ -438,6 +438,51 @@ _CLOSED_PHRASES = re.compile(
 example`): conditions and bounds they open are compared as slots."""
 
 
+_MONEY = re.compile(
+    r"[$€£¥₽]\s?\d|\d(?:[.,]\d+)?\s?(?:%|p\b|pence|euros?\b|dollars?\b|pounds?\b|руб|₽|"
+    r"копе|евро|доллар|元|块|角)",
+    re.IGNORECASE,
+)
+_PRICE_VERBS = frozenset(
+    """pay pays paid paying cost costs costing charge charges charged charging billed bill
+    платить заплатить оплатить оплачивать доплатить доплачивать стоить взимать взиматься
+    составлять составить обойтись""".split()
+)
+"""Verbs that only say an amount is paid (`you pay €2.40 an hour` for `parking costs €2.40 per
+hour`): the amount and what it is for carry the claim."""
+_ZH_PRICE_VERBS = frozenset("支付 付 付款 缴纳 缴 交 收取 收 收费 花费 花 需付 需支付 计费".split())
+_PRICE_WORDS = re.compile(
+    r"(?<![\w-])(?:cost|fee|charge|price|rate|tariff|fine|penalt|deposit|pay|surcharge|стоим|"
+    r"плат|оплат|тариф|сбор|штраф|взнос|залог|цен)|费|价|收取|支付|付|罚|押金",
+    re.IGNORECASE,
+)
+_REFUND_WORDS = re.compile(
+    r"(?<![\w-])(?:refund|reimburs|back|credit|compensat|return|возвра|верн|возмещ|компенс)"
+    r"|退|返还|补偿|赔",
+    re.IGNORECASE,
+)
+
+
+def _priced(claim: str, window: str) -> bool:
+    """Whether a price verb of the claim may stand for the evidence's way of stating a price:
+    the claim names an amount of money, the evidence speaks of a price, and neither side of
+    the money turns around (no refund, credit or compensation on either side)."""
+    return (
+        _MONEY.search(claim) is not None
+        and _PRICE_WORDS.search(window) is not None
+        and _REFUND_WORDS.search(window) is None
+        and _REFUND_WORDS.search(claim) is None
+    )
+
+
+def _price_verb(word: str) -> bool:
+    if word in _PRICE_VERBS:
+        return True
+    return any(c >= "\u0400" for c in word) and any(
+        lemma in _PRICE_VERBS for lemma, _ in ru_lemmas(word)
+    )
+
+
 def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     """(lower-cased word, start, end) of the claim's Latin and Cyrillic content words."""
     out = []
@@ -654,6 +699,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     predicates: set[tuple[int, int]] = set()  # missing words that are verbs or adverbs
     sequence: list[tuple[int, frozenset[str]]] = []  # (start, keys) of aligned claim words
     previous = ""
+    priced = _priced(claim_n, window_n)
     for raw, a, b in _claim_words(masked):
         before, previous = previous, raw
         acronym = len(raw) > 1 and masked[a:b].isupper()  # `US` is a name, `us` a pronoun
@@ -663,6 +709,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             or raw in _CLOSED_WORDS
             or raw in GENERIC_REFERENTS
             or _modal_form(raw)
+            or (priced and _price_verb(raw))
         ):
             continue
         if any(x <= a and b <= y for x, y in spans_ok):
@@ -693,6 +740,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 or word in _CLOSED_CHARS
                 or (len(word) == 2 and word[0] in _CLOSED_CHARS and word[1] in _ZH_GLUED)  # 时会
                 or (word == "人" and masked[start - 1 : start] == "的")  # `过敏的人` = `过敏者`
+                or (priced and word in _ZH_PRICE_VERBS)
             ):
                 continue
             if any(_within_amount(word, start, x, y) for x, y in spans_ok):
@@ -1045,7 +1093,7 @@ def zh_tags(text: str) -> dict[str, str]:
 
 
 _CLAUSE_SPLITS = (
-    re.compile(r"(?<=[.!?。！？])\s*|\n"),
+    re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n"),  # not inside `€2.40`
     re.compile(r"[;；]"),
     re.compile(r"[,，]|\s(?:and|и|а)\s"),
 )
@@ -1089,6 +1137,13 @@ def _clause_of(
             unique = keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
             if holding == [i] and (not unique or unique & claim_keys):
                 return None  # the one clause stating the claim's amount may be about it
+            kin = [o for o in others if o.unit == q.unit]
+            if holding == [i] and kin and all(
+                any(same_amount(o, e) for j, es in enumerate(stated_in) if j != i for e in es)
+                and not any(same_amount(o, e) for e in stated_in[i])
+                for o in kin
+            ):
+                return None  # each of the claim's amounts is its own clause's: a merged claim
             share = len(unique & claim_keys) / len(unique) if unique else 0.0
             # an amount every clause states tells the clauses apart no better than none
             stated = [

@@ -390,6 +390,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         ):
             continue  # 第2年 is "the second year", no amount
         unit, end, scale = _unit_at(text, m.end())
+        sign = _currency_before(text, m.start())
+        if sign is not None and unit not in _CURRENCY_UNITS:
+            # `€2.40 an hour` is a price per hour, not 2.4 hours
+            unit, end = None, m.end()
         out.append(Quantity(_value(m.group(1), scale), unit, text[m.start() : end].strip()))
     lowered = text.lower()
     inside = -1  # end of the compound number word being read (`twenty-five`, `двадцать пять`)
@@ -492,6 +496,16 @@ def _with_currency(text: str, q: Quantity) -> Quantity:
 
 
 _CURRENCY_SIGNS = {"$": "usd", "€": "eur", "£": "gbp", "₽": "rub", "¥": "cny", "￥": "cny"}
+_CURRENCY_UNITS = frozenset({None, *_CURRENCY_SIGNS.values()})
+
+
+def _currency_before(text: str, at: int) -> str | None:
+    """The currency sign written right before position `at` (`€5`, `$ 5`), if any."""
+    if at > 0 and text[at - 1] in _CURRENCY_SIGNS:
+        return text[at - 1]
+    if at > 1 and text[at - 1] == " " and text[at - 2] in _CURRENCY_SIGNS:
+        return text[at - 2]
+    return None
 _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "half an hour": ("0.5", "h"), "half a day": ("0.5", "d"), "half a year": ("6", "mo"),
     "a fortnight": ("14", "d"), "fortnight": ("14", "d"), "полчаса": ("0.5", "h"),
