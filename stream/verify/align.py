@@ -819,6 +819,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
                 states_other.append(signal)  # at least 5 for no more than 5
     mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
+    mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
     dated = _dates_differ(claim_n, sentences)
     mismatches += dated
     states_other += dated
@@ -1269,6 +1270,50 @@ def _dropped_bounds(
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{e.text} (claim: none)"))
             restricted.discard(token)
     return out
+
+
+_ZH_TOPIC_CONDITION = re.compile(r"(?:^|(?<=[，。；：]))([^，。；：,;]{2,40}?(?:的|者))[，,]([^。；;！？]+)")
+"""`连续欠费超过3个月的，供电企业可能中止供电`: a clause ending in 的/者 before a comma names
+whom or when the statement after it applies to, as `if` does."""
+
+
+def _zh_content(text: str) -> list[str]:
+    return [
+        w
+        for w in zh_words(_mask_closed(text))
+        if has_cjk(w) and len(w) > 1 and not all(c in ZH_STOP_CHARS for c in w)
+        and w not in _CLOSED_CHARS
+    ]
+
+
+def _dropped_zh_condition(
+    claim: str, sentences: str, claim_keys: frozenset[str]
+) -> list[RiskSignal]:
+    """A Chinese condition clause (`…的，`) the claim leaves out, or part of it, while it makes
+    the statement the clause governs: the claim says it holds for everyone, every time."""
+    if not has_cjk(claim):
+        return []
+    c_quantities = quantities(claim)
+    out: list[RiskSignal] = []
+    for m in _ZH_TOPIC_CONDITION.finditer(normalize_zh(sentences)):
+        condition, statement = m.group(1), m.group(2)
+        said = _zh_content(statement)
+        if not said or sum(1 for w in said if _zh_in_claim(w, claim, claim_keys)) * 2 < len(said):
+            continue  # the claim is not about the statement this clause governs
+        missing = [w for w in _zh_content(condition) if not _zh_in_claim(w, claim, claim_keys)]
+        missing += [
+            e.text
+            for e in quantities(condition)
+            if not any(same_amount(q, e) or q.value == e.value for q in c_quantities)
+        ]
+        if missing:
+            detail = f"{condition} (claim: none of {', '.join(dict.fromkeys(missing))})"
+            out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
+    return out
+
+
+def _zh_in_claim(word: str, claim: str, claim_keys: frozenset[str]) -> bool:
+    return word in claim or bool(keys(word) & claim_keys)
 
 
 _CONJUNCTS = re.compile(r"[;；，]|,?\s(?:and|but|while|и|а|но|однако)\s")
