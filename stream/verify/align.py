@@ -785,9 +785,17 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += found
     states_other += [o for o in opposed if not _converse_order(o, claim_n, focus)]
     clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
+    c_parts = [c for c in _CLAUSE_SPLITS[2].split(claim_n) if c.strip()]
     for q in c_quantities:
         others = tuple(o for o in c_quantities if o is not q)
-        found_in = None if q.frequency else _clause_of(q, sentences, clause_keys, others)
+        q_keys = clause_keys
+        part = next((c for c in c_parts if q.text in c), None)
+        if part is not None and any(o.unit == q.unit and o.text not in part for o in others):
+            # a claim stating amounts of one kind for several things (`fillings three years,
+            # crowns one year`): each amount is read with the words of its own part
+            others = tuple(o for o in others if o.text in part)
+            q_keys = _content_keys(part)
+        found_in = None if q.frequency else _clause_of(q, sentences, q_keys, others)
         if found_in is None:
             continue
         amounts = found_in[1]
@@ -1300,7 +1308,11 @@ def _dropped_zh_condition(
         said = _zh_content(statement)
         if not said or sum(1 for w in said if _zh_in_claim(w, claim, claim_keys)) * 2 < len(said):
             continue  # the claim is not about the statement this clause governs
-        missing = [w for w in _zh_content(condition) if not _zh_in_claim(w, claim, claim_keys)]
+        missing = [
+            w
+            for w in _zh_content(condition)
+            if not _zh_in_claim(w, claim, claim_keys) and w[-1] not in _ZH_PARTY
+        ]
         missing += [
             e.text
             for e in quantities(condition)
@@ -1310,6 +1322,11 @@ def _dropped_zh_condition(
             detail = f"{condition} (claim: none of {', '.join(dict.fromkeys(missing))})"
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
     return out
+
+
+_ZH_PARTY = frozenset("人者客户方员")
+"""The last character of a word naming the party a rule is for (`被保险人`, `租户`, `旅客`): a
+claim says `您` or nothing for it, which widens nothing."""
 
 
 def _zh_in_claim(word: str, claim: str, claim_keys: frozenset[str]) -> bool:
