@@ -73,6 +73,7 @@ from stream.verify.units import (
     RU_NUMBERS,
     SCALES,
     SOME,
+    UNITS,
     UNIVERSAL,
     ZH_BOUND_BEFORE,
     Identifier,
@@ -1147,10 +1148,14 @@ def _clause_of(
             if holding == [i] and (not unique or unique & claim_keys):
                 return None  # the one clause stating the claim's amount may be about it
             kin = [o for o in others if o.unit == q.unit]
-            if holding == [i] and kin and all(
-                any(same_amount(o, e) for j, es in enumerate(stated_in) if j != i for e in es)
-                and not any(same_amount(o, e) for e in stated_in[i])
-                for o in kin
+            if (
+                holding == [i]
+                and kin
+                and all(
+                    any(same_amount(o, e) for j, es in enumerate(stated_in) if j != i for e in es)
+                    and not any(same_amount(o, e) for e in stated_in[i])
+                    for o in kin
+                )
             ):
                 return None  # each of the claim's amounts is its own clause's: a merged claim
             share = len(unique & claim_keys) / len(unique) if unique else 0.0
@@ -1280,17 +1285,24 @@ def _dropped_bounds(
     return out
 
 
-_ZH_TOPIC_CONDITION = re.compile(r"(?:^|(?<=[，。；：]))([^，。；：,;]{2,40}?(?:的|者))[，,]([^。；;！？]+)")
+_ZH_TOPIC_CONDITION = re.compile(
+    r"(?:^|(?<=[，。；：]))([^，。；：,;]{2,40}?(?:的|者))[，,]([^。；;！？]+)"
+)
 """`连续欠费超过3个月的，供电企业可能中止供电`: a clause ending in 的/者 before a comma names
 whom or when the statement after it applies to, as `if` does."""
 
 
 def _zh_content(text: str) -> list[str]:
+    """Content words of Chinese text; amounts and their units are compared as amounts."""
     return [
         w
         for w in zh_words(_mask_closed(text))
-        if has_cjk(w) and len(w) > 1 and not all(c in ZH_STOP_CHARS for c in w)
+        if has_cjk(w)
+        and len(w) > 1
+        and not all(c in ZH_STOP_CHARS for c in w)
         and w not in _CLOSED_CHARS
+        and w not in UNITS
+        and not quantities(w)
     ]
 
 

@@ -506,6 +506,8 @@ def _currency_before(text: str, at: int) -> str | None:
     if at > 1 and text[at - 1] == " " and text[at - 2] in _CURRENCY_SIGNS:
         return text[at - 2]
     return None
+
+
 _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "half an hour": ("0.5", "h"), "half a day": ("0.5", "d"), "half a year": ("6", "mo"),
     "a fortnight": ("14", "d"), "fortnight": ("14", "d"), "полчаса": ("0.5", "h"),
