@@ -533,7 +533,8 @@ _ARTICLE_UNIT = re.compile(
 _ZH_HALF = re.compile(r"半个?(小时|天|年|月)")
 _RU_BARE_UNIT = re.compile(
     r"(?<![\w-])(?:в течение|на|за|через|целый|целую|ровно|хранятся|хранится|действует|"
-    r"действителен|действительна|длится|составляет|—)\s+(год|месяц|неделю|сутки|час|минуту)"
+    r"действителен|действительна|длится|составляет|—|как минимум|минимум|хотя бы|не реже|"
+    r"не чаще|не более|не менее|не больше|не меньше)\s+(год|месяц|неделю|сутки|час|минуту|раз|раза)"
     r"(?![\w-])"
 )
 """A Russian time noun with no number counts one (`хранятся год`, `в течение суток`)."""
@@ -750,11 +751,18 @@ _BOUND_WORDS: dict[str, str] = {
          "at least until", "at least till", "at least through", "как минимум до",
          "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по"), "lower"),
 }  # fmt: skip
+_RU_BARE_UNITS = (
+    "час", "часа", "сутки", "суток", "неделю", "недели", "месяц", "месяца", "год", "года",
+    "минуту", "минуты", "раз", "раза",
+)  # fmt: skip
+"""A Russian unit without a number is one of it: `не позднее чем за час` bounds 1 hour."""
 _BOUND_RE = re.compile(
     r"(?<![\w-])("
     + "|".join(re.escape(w) for w in sorted(_BOUND_WORDS, key=len, reverse=True))
     + r")\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?=\d|(?:"
-    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), key=len, reverse=True))
+    + "|".join(
+        sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), key=len, reverse=True)
+    )
     + r")\b)",
     re.IGNORECASE,
 )
@@ -845,9 +853,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     for m in _BOUNDED.finditer(text):
         raw = m.group(0).lower()
         kinds = {kind for a, _, kind in spans if a == m.start()}
-        if raw in ONE_WORDS:
-            if not kinds or not _BOUND_BEFORE_ONE.search(text.lower(), 0, m.start()):
-                continue  # `one of`, `no one`: a pronoun, unless a bound counts it
+        if raw in ONE_WORDS or raw in _RU_BARE_UNITS:
+            if not kinds:
+                continue  # `one of`, `no one`, `час`: no amount, unless a bound counts it
             token = NUMBER_TOKENS["once"]  # `#1`
         else:
             token = NUMBER_TOKENS.get(raw) or number_token(raw)
@@ -858,7 +866,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
 NUMBER_TOKENS = NUMBER_WORD_TOKENS
 _BOUNDED = re.compile(
     r"\d+(?:[.,]\d+)*|(?<![\w-])(?:"
-    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), key=len, reverse=True))
+    + "|".join(
+        sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), key=len, reverse=True)
+    )
     + r")(?![\w-])",
     re.IGNORECASE,
 )

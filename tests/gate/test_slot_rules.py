@@ -598,6 +598,26 @@ RESTRICTION_CASES = [
     ("Заявление нужно подать как минимум до 5 сентября.", "Заявление нужно подать не позднее 5 сентября.", "ru", "contradicted"),
     ("The offer is valid no later than 5 September.", "The offer is valid at least until 5 September.", "en", "contradicted"),
     ("The offer is valid until at least 5 September.", "The offer is valid at least until 5 September.", "en", "entailed"),
+    # a bare unit or `one` after a bound is bounded: at least / at most an hour before
+    ("Регистрацию можно пройти не раньше чем за час до отправления.", "Регистрацию можно пройти не позднее чем за час до отправления.", "ru", "contradicted"),
+    ("Check-in is possible no earlier than one hour before departure.", "Check-in is possible no later than one hour before departure.", "en", "contradicted"),
+    ("Тестовое восстановление проводят как минимум раз в квартал.", "Тестовое восстановление проводится не реже одного раза в квартал.", "ru", "entailed"),
+    ("Тестовое восстановление проводят не чаще раза в квартал.", "Тестовое восстановление проводится не реже одного раза в квартал.", "ru", "contradicted"),
+    # amounts after their bound; one-digit hours; a price paid is a price charged
+    ("You can bring two guests a day at most, as long as they sign in at reception.", "Members may bring up to two guests per day, provided that the guests sign in at reception.", "en", "entailed"),
+    ("You can bring three guests a day at most, as long as they sign in at reception.", "Members may bring up to two guests per day, provided that the guests sign in at reception.", "en", "contradicted"),
+    ("The garage is open from 6:00 to 23:30.", "The garage is open from 06:00 to 23:30.", "en", "entailed"),
+    ("The garage is open from 7:00 to 23:30.", "The garage is open from 06:00 to 23:30.", "en", "contradicted"),
+    ("After the free period you pay €2.40 an hour.", "Parking costs €2.40 per hour after the free period.", "en", "entailed"),
+    ("You pay €20 within 5 days.", "Refunds of €20 are credited within 5 days.", "en", "insufficient"),
+    ("Вы платите 100 рублей в час.", "Стоимость стоянки составляет 100 рублей в час.", "ru", "entailed"),
+    ("停车每小时收费10元。", "停车费为每小时10元。", "zh", "entailed"),
+    # a Chinese condition clause left out
+    ("租户退房后，房东须在15日内全额退还押金。", "合同期满且房屋无损坏的，房东须在租户退房后15日内全额退还押金。", "zh", "insufficient"),
+    ("如果连续欠费超过3个月，供电企业可能会依法中止供电。", "连续欠费超过3个月的，供电企业可能依法中止供电。", "zh", "entailed"),
+    # amounts of one kind for several things, swapped
+    ("Гарантия на пломбы составляет три года, а на коронки — один год.", "Гарантия на пломбы составляет один год, а на коронки — три года.", "ru", "contradicted"),
+    ("Гарантия на пломбы составляет один год, а на коронки — три года.", "Гарантия на пломбы составляет один год, а на коронки — три года.", "ru", "entailed"),
 ]  # fmt: skip
 
 
