@@ -143,6 +143,9 @@ _PROVISO = (
     "provided that", "provided", "on condition that", "subject to", "depending on",
     "при условии, что", "при условии", "при том условии", "при наличии", "в зависимости от",
     "前提是", "视情况",
+    # a companion the statement needs: `children enter free when accompanied by an adult`
+    "accompanied by", "in the company of", "in the presence of", "в сопровождении",
+    "в присутствии", "陪同下", "陪同",
 )  # fmt: skip
 """`provided`, `as long as` are read both ways in practice: they agree with `if` and `only if`."""
 _EXCEPT = (
