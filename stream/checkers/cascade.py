@@ -48,6 +48,7 @@ SLOT_MISMATCHES: frozenset[SignalCode] = frozenset(
         SignalCode.IDENTIFIER_MISMATCH,
         SignalCode.ENTITY_MISMATCH,
         SignalCode.QUANTIFIER_WIDENED,
+        SignalCode.CLAUSES_MIXED,
         SignalCode.CONDITION_DROPPED,
         SignalCode.BOUND_MISMATCH,
         SignalCode.ORDER_MISMATCH,

@@ -829,6 +829,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 states_other.append(signal)  # at least 5 for no more than 5
     mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
+    mismatches += _mixed_clauses(claim_n, sentences, clause_keys)
     dated = _dates_differ(claim_n, sentences)
     mismatches += dated
     states_other += dated
@@ -1334,6 +1335,88 @@ def _dropped_zh_condition(
             detail = f"{condition} (claim: none of {', '.join(dict.fromkeys(missing))})"
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
     return out
+
+
+_ZH_CLAUSE = re.compile(r"[，；,;]\s*(?:但|但是|而|而且|并且|并)?")
+_CLAUSE = re.compile(r";|,?\s(?:but|while|whereas|а|но|однако)\s", re.IGNORECASE)
+"""Where Latin and Cyrillic text sets one statement against another: a comma there mostly
+frames (`in the region …, a teenager was hurt`), so only a semicolon or a contrast counts."""
+
+
+def _clause_words(clause: str) -> list[str]:
+    """Content words of a clause, in order: Chinese words, or lower-cased Latin and Cyrillic
+    words that are not stop words, closed-class words or numbers."""
+    if has_cjk(clause):
+        return _zh_content(clause)
+    return [
+        w
+        for w in (m.lower() for m in _WORD.findall(clause))
+        if w not in EN_STOP
+        and w not in RU_STOP
+        and w not in _CLOSED_WORDS
+        and w not in _NUMBER_WORDS
+        and not _modal_form(w)
+        and keys(w)
+    ]
+
+
+_ANAPHORA = re.compile(
+    r"(?<![\w-])(?:it|its|they|them|their|this|these|его|её|ее|их|он|она|оно|они|это|этого|"
+    r"этом|этим)(?![\w-])|其|它",
+    re.IGNORECASE,
+)
+
+
+def _parallel(left: str, right: str, left_words: list[str], right_words: list[str]) -> bool:
+    """Two clauses that say the same kind of thing of two things: they share a content word
+    (`由租户承担` / `由房东承担`) or, in Chinese, end alike (`禁用` / `慎用`)."""
+    if set(left_words) & set(right_words):
+        return True
+    a, b = left.strip(" 。.，,；;"), right.strip(" 。.，,；;")
+    return has_cjk(a) and bool(a) and bool(b) and a[-1] == b[-1]
+
+
+def _zh_place(word: str) -> bool:
+    """A Chinese place word (`展厅内`, `车内`): the topic a sentence's clauses share."""
+    return has_cjk(word) and (word[-1] in "内里上中外" or zh_tags(word).get(word, "") in {"s", "f"})
+
+
+def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """A one-clause claim that takes words only one clause of a sentence has from two
+    clauses, and leaves out words of each (`物业费由租户承担` for `水费由租户承担，物业费由房东
+    承担`; `people with allergies must not use it` for `pregnant women must not use it, people
+    with allergies should use it with caution`): it joins what one clause says of one thing to
+    another thing. A place word opening the sentence (its topic, `展厅内`) is shared."""
+    split = _ZH_CLAUSE if has_cjk(claim) else _CLAUSE
+    if split.search(claim.strip("。.！!？? ")):
+        return []
+    for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", normalize_zh(sentences)):
+        clauses = [c for c in split.split(sentence) if c.strip()]
+        if len(clauses) < 2:
+            continue
+        words = [_clause_words(c) for c in clauses]
+        least = 2 if has_cjk(claim) else 3  # fewer: a list's tail (`changed or refunded`)
+        for i in range(len(clauses)):
+            topic = {w for w in words[i][:1] if _zh_place(w)}
+            for j in range(i + 1, len(clauses)):
+                if min(len(words[i]), len(words[j])) < least or _ANAPHORA.search(clauses[j]):
+                    continue  # `…, после чего его необходимо …`: the second refers to the first
+                if not _parallel(clauses[i], clauses[j], words[i], words[j]):
+                    continue  # a frame and a statement (`в области …, пострадал подросток`)
+                a = set(words[i]) - set(words[j]) - topic
+                b = set(words[j]) - set(words[i])
+                taken_a = {w for w in a if _zh_in_claim(w, claim, claim_keys)}
+                taken_b = {w for w in b if _zh_in_claim(w, claim, claim_keys)}
+                left_a = {w for w in a - taken_a if not _is_adverb(w)}
+                left_b = {w for w in b - taken_b if not _is_adverb(w)}
+                if taken_a and taken_b and left_a and left_b:
+                    joiner = "、" if has_cjk(claim) else ", "
+                    detail = (
+                        f"{joiner.join(sorted(taken_b))} (evidence: {clauses[j].strip()}); "
+                        f"{joiner.join(sorted(taken_a))} (evidence: {clauses[i].strip()})"
+                    )
+                    return [RiskSignal(SignalCode.CLAUSES_MIXED, detail)]
+    return []
 
 
 _ZH_PARTY = frozenset("人者客户方员")

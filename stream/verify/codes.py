@@ -98,6 +98,8 @@ class SignalCode(StrEnum):
     ORDER_MISMATCH = "order_mismatch"
     CONDITION_CHANGED = "condition_changed"
     ANTONYM_MISMATCH = "antonym_mismatch"
+    CLAUSES_MIXED = "clauses_mixed"
+    """The claim joins what one clause says of one thing to another clause's other thing."""
 
 
 class InputCode(StrEnum):

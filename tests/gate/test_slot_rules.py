@@ -618,6 +618,17 @@ RESTRICTION_CASES = [
     # amounts of one kind for several things, swapped
     ("Гарантия на пломбы составляет три года, а на коронки — один год.", "Гарантия на пломбы составляет один год, а на коронки — три года.", "ru", "contradicted"),
     ("Гарантия на пломбы составляет один год, а на коронки — три года.", "Гарантия на пломбы составляет один год, а на коронки — три года.", "ru", "entailed"),
+    # a companion the statement needs
+    ("Children under 7 enter free of charge.", "Children under 7 enter free of charge when accompanied by an adult.", "en", "insufficient"),
+    ("Children under 7 enter free of charge if they are accompanied by an adult.", "Children under 7 enter free of charge when accompanied by an adult.", "en", "entailed"),
+    ("Дети до семи лет проходят в музей бесплатно.", "Дети до семи лет проходят в музей бесплатно в сопровождении взрослого.", "ru", "insufficient"),
+    ("7岁以下儿童可免费入馆。", "7岁以下儿童在成人陪同下可免费入馆。", "zh", "insufficient"),
+    # one clause's thing joined to another clause's statement
+    ("物业费由租户承担。", "水费、电费和燃气费由租户承担，物业费由房东承担。", "zh", "insufficient"),
+    ("物业费由房东承担。", "水费、电费和燃气费由租户承担，物业费由房东承担。", "zh", "entailed"),
+    ("过敏体质者禁用。", "孕妇禁用，过敏体质者慎用。", "zh", "insufficient"),
+    ("因自然老化造成的设施损坏由租户负责维修。", "因设施自然老化造成的损坏由房东负责维修，人为损坏由租户负责维修。", "zh", "insufficient"),
+    ("人为损坏由租户负责维修。", "因设施自然老化造成的损坏由房东负责维修，人为损坏由租户负责维修。", "zh", "entailed"),
 ]  # fmt: skip
 
 
