@@ -453,7 +453,7 @@ _PRICE_VERBS = frozenset(
 hour`): the amount and what it is for carry the claim."""
 _ZH_PRICE_VERBS = frozenset("支付 付 付款 缴纳 缴 交 收取 收 收费 花费 花 需付 需支付 计费".split())
 _PRICE_WORDS = re.compile(
-    r"(?<![\w-])(?:cost|fee|charge|price|rate|tariff|fine|penalt|deposit|pay|surcharge|стоим|"
+    r"(?<![\w-])(?:cost|fee|charge|price|rate|tariff|fine|penalt|deposit|pay|surcharge|стои|"
     r"плат|оплат|тариф|сбор|штраф|взнос|залог|цен)|费|价|收取|支付|付|罚|押金",
     re.IGNORECASE,
 )

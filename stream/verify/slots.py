@@ -414,6 +414,8 @@ def _slots(text: str) -> Slots:
     }
     if "possible" in modality and _NEGATED_POSSIBLE.search(lowered):
         del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
+    if modality.get("advice") == "стоит" and _PRICED_STOIT.search(lowered):
+        del modality["advice"]  # `ски-пасс стоит 2500 рублей`: a price, not advice
     if _IMPERATIVE.search(text) or (not modality and _opens_with_infinitive(text)):
         modality.setdefault("obligation", "(instruction)")
     order = {}
@@ -631,6 +633,10 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
             word = follow[0] if follow else ""
             out.append((m.start(), (keys(word) if word else frozenset(), m.group() + word)))
     return out
+
+
+_PRICED_STOIT = re.compile(r"(?<![\w-])стоит(?:\s+[^\W\d]+){0,2}\s+\d")
+"""`стоит` before an amount is `costs`, not `it is worth (doing)`."""
 
 
 def _negated(lowered: str, words: tuple[str, ...] = ()) -> tuple[Negation, ...]:

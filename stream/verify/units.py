@@ -165,9 +165,38 @@ _CLOCK_ONE_DIGIT = re.compile(r"(?<![\d:.,])(\d):([0-5]\d)(?![\d:])")
 """`6:00`: an hour written without its leading zero (`06:00`)."""
 
 
+_RU_CLOCK = re.compile(
+    r"(?<![\w-])((?:в|с|до|по|к|после)\s+)(\d{1,2})\s+(утра|вечера)(?![\w-])", re.IGNORECASE
+)
+"""`с 9 утра`, `до 9 вечера`: a Russian time of day by the part of the day, after a
+preposition (`3 дня`, `2 ночи`, `3 вечера` alone are as often days, nights, evenings)."""
+_RU_CLOCK_RANGE = re.compile(r"(?<![\w-])с\s+(\d{1,2})\s+до\s+(\d{1,2})\s+час(?:ов|а)(?![\w-])")
+"""`с 10 до 19 часов` is 10:00 to 19:00, the hours of a day."""
+
+
+def _ru_clock(m: re.Match[str]) -> str:
+    hour, part = int(m.group(2)), m.group(3).lower()
+    if hour > 12:
+        return m.group(0)
+    if part == "вечера" and hour < 12:
+        hour += 12
+    return f"{m.group(1)}{hour:02d}:00"
+
+
 def normalize_clock(text: str) -> str:
-    """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`, `8:30` → `08:30`: both sides write a time of
-    day the same way."""
+    """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`, `8:30` → `08:30`, `9 вечера` → `21:00`, `с 10
+    до 19 часов` → `с 10:00 до 19:00`: both sides write a time of day the same way."""
+    if "утра" in text or "вечера" in text:
+        text = _RU_CLOCK.sub(_ru_clock, text)
+    if "час" in text:
+        text = _RU_CLOCK_RANGE.sub(
+            lambda m: (
+                f"с {int(m.group(1)):02d}:00 до {int(m.group(2)):02d}:00"
+                if int(m.group(1)) < 24 and int(m.group(2)) < 24
+                else m.group(0)
+            ),
+            text,
+        )
     if ":" in text:
         text = _CLOCK_ONE_DIGIT.sub(r"0\1:\2", text)
     if "m" not in text and "M" not in text:
