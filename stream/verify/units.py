@@ -153,7 +153,54 @@ def normalize_zh(text: str) -> str:
         return m.group(0) if value is None else _fmt(value) + "%"
 
     text = _ZH_PERCENT.sub(percent, text).replace("℃", "摄氏度")
-    return _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
+    if "点" in text:
+        text = _ZH_CLOCK.sub(_zh_clock, text)
+    if "成" in text or "一半" in text:
+        text = _ZH_TENTHS.sub(lambda m: f"{_fmt(10 * (zh_number(m.group(1)) or 0))}%", text)
+        text = text.replace("一半", "50%")
+    if "费" in text or "钱" in text:
+        text = _ZH_FREE.sub("免费", text)
+    text = _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
+    return _ZH_PEOPLE.sub(r"\1人", text)
+
+
+_ZH_CLOCK = re.compile(
+    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间)?"
+    r"(?<![\d零〇一二三四五六七八九十两])([零〇一二三四五六七八九十两]{1,3}|\d{1,2})点"
+    r"(半|零?([零〇一二三四五六七八九十]{1,3}|\d{1,2})分)?"
+    r"(?=[到至前后之以起开始左右，。、；\s]|$)"
+)
+"""`下午五点`, `早上七点半`, `9点`: a Chinese time of day (not `快一点`: only before 到/前/后 or
+a clause end)."""
+_ZH_TENTHS = re.compile(
+    r"(?<![\d零一二三四五六七八九十两])([一二三四五六七八九两])成(?!不|为|功|立|本|绩|员|年|人)"
+)
+"""`两成` is 20%: tenths of a whole."""
+_ZH_FREE = re.compile(
+    r"不收取任何费用|不收取费用|不收任何费用|不收费|不用付费|不用交费|不需付费|不需要付费|无需付费|"
+    r"无须付费|不需缴费|无需缴费|不要钱|不用花钱"
+)
+"""Ways of saying `免费` with a negation: one form, so no negation is read into them."""
+_ZH_PEOPLE = re.compile(r"(\d)个人")
+"""`5个人` counts people as `5人` does."""
+
+
+def _zh_clock(m: re.Match[str]) -> str:
+    part, raw = m.group(1) or "", m.group(2)
+    hour = int(raw) if raw.isdigit() else zh_number(raw)
+    if hour is None or hour > 24 or (not part and not raw.isdigit() and hour < 2):
+        return m.group(0)  # `一点`: as often `a little` as one o'clock
+    minute = 30 if m.group(3) == "半" else 0
+    if m.group(4):
+        found = int(m.group(4)) if m.group(4).isdigit() else zh_number(m.group(4))
+        if found is None or found > 59:
+            return m.group(0)
+        minute = int(found)
+    if part in ("下午", "傍晚", "晚上", "夜里", "夜间") and hour < 12:
+        hour += 12
+    elif part in ("晚上", "夜里", "夜间") and hour == 12:
+        hour = 24
+    return f"{int(hour):02d}:{minute:02d}"
 
 
 _CLOCK_12H = re.compile(
@@ -161,6 +208,8 @@ _CLOCK_12H = re.compile(
 )
 
 
+_CLOCK_RANGE = re.compile(r"(\d{2}:\d{2})\s*[-–—~～]\s*(?=\d{1,2}:\d{2})")
+"""`09:00-17:00`: a range of times, whose dash would read as a minus."""
 _CLOCK_ONE_DIGIT = re.compile(r"(?<![\d:.,])(\d):([0-5]\d)(?![\d:])")
 """`6:00`: an hour written without its leading zero (`06:00`)."""
 
@@ -199,6 +248,7 @@ def normalize_clock(text: str) -> str:
         )
     if ":" in text:
         text = _CLOCK_ONE_DIGIT.sub(r"0\1:\2", text)
+        text = _CLOCK_RANGE.sub(lambda m: m.group(1) + ("至" if has_cjk(text) else " to "), text)
     if "m" not in text and "M" not in text:
         return text
     return _CLOCK_12H.sub(_clock_24h, text)
