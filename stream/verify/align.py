@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, TypeVar, cast
@@ -76,6 +76,7 @@ from stream.verify.units import (
     UNITS,
     UNIVERSAL,
     ZH_BOUND_BEFORE,
+    ZH_NUMERALS,
     Identifier,
     Quantity,
     WordClass,
@@ -1293,9 +1294,10 @@ _ZH_TOPIC_CONDITION = re.compile(
 whom or when the statement after it applies to, as `if` does."""
 
 
-def _zh_content(text: str) -> list[str]:
+@short_cache(maxsize=4096)
+def _zh_content(text: str) -> tuple[str, ...]:
     """Content words of Chinese text; amounts and their units are compared as amounts."""
-    return [
+    return tuple(
         w
         for w in zh_words(_mask_closed(text))
         if has_cjk(w)
@@ -1303,8 +1305,8 @@ def _zh_content(text: str) -> list[str]:
         and not all(c in ZH_STOP_CHARS for c in w)
         and w not in _CLOSED_CHARS
         and w not in UNITS
-        and not quantities(w)
-    ]
+        and not any(c.isdigit() or c in ZH_NUMERALS for c in w[:1])
+    )
 
 
 def _dropped_zh_condition(
@@ -1343,21 +1345,24 @@ _CLAUSE = re.compile(r";|,?\s(?:but|while|whereas|а|но|однако)\s", re.I
 frames (`in the region …, a teenager was hurt`), so only a semicolon or a contrast counts."""
 
 
-def _clause_words(clause: str) -> list[str]:
+@short_cache(maxsize=4096)
+def _clause_words(clause: str) -> tuple[str, ...]:
     """Content words of a clause, in order: Chinese words, or lower-cased Latin and Cyrillic
     words that are not stop words, closed-class words or numbers."""
     if has_cjk(clause):
         return _zh_content(clause)
-    return [
-        w
-        for w in (m.lower() for m in _WORD.findall(clause))
-        if w not in EN_STOP
-        and w not in RU_STOP
-        and w not in _CLOSED_WORDS
-        and w not in _NUMBER_WORDS
-        and not _modal_form(w)
-        and keys(w)
-    ]
+    return tuple(
+        [
+            w
+            for w in (m.lower() for m in _WORD.findall(clause))
+            if w not in EN_STOP
+            and w not in RU_STOP
+            and w not in _CLOSED_WORDS
+            and w not in _NUMBER_WORDS
+            and not _modal_form(w)
+            and keys(w)
+        ]
+    )
 
 
 _ANAPHORA = re.compile(
@@ -1367,7 +1372,7 @@ _ANAPHORA = re.compile(
 )
 
 
-def _parallel(left: str, right: str, left_words: list[str], right_words: list[str]) -> bool:
+def _parallel(left: str, right: str, left_words: Sequence[str], right_words: Sequence[str]) -> bool:
     """Two clauses that say the same kind of thing of two things: they share a content word
     (`由租户承担` / `由房东承担`) or, in Chinese, end alike (`禁用` / `慎用`)."""
     if set(left_words) & set(right_words):
