@@ -146,6 +146,10 @@ _PROVISO = (
     # a companion the statement needs: `children enter free when accompanied by an adult`
     "accompanied by", "in the company of", "in the presence of", "в сопровождении",
     "в присутствии", "陪同下", "陪同",
+    # a time the statement is limited to: `nobody may work alone outside normal hours`
+    "outside normal hours", "outside business hours", "outside opening hours",
+    "outside office hours", "outside working hours", "в нерабочее время",
+    "вне рабочего времени", "非工作时间", "非营业时间",
 )  # fmt: skip
 """`provided`, `as long as` are read both ways in practice: they agree with `if` and `only if`."""
 _EXCEPT = (
