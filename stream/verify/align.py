@@ -831,6 +831,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
     mismatches += _mixed_clauses(claim_n, sentences, clause_keys)
+    prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
+    mismatches += prohibited
+    states_other += prohibited
     dated = _dates_differ(claim_n, sentences)
     mismatches += dated
     states_other += dated
@@ -1421,6 +1424,44 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
                         f"{joiner.join(sorted(taken_a))} (evidence: {clauses[i].strip()})"
                     )
                     return [RiskSignal(SignalCode.CLAUSES_MIXED, detail)]
+    return []
+
+
+_PROHIBITION = re.compile(
+    r"(?<![\w-])(?:prohibited|prohibits|forbidden|forbids|banned|bans|disallowed|barred|"
+    r"запрещено|запрещен|запрещён|запрещена|запрещены|запрещается|запрещаются|запрещает|"
+    r"воспрещается)(?![\w-])|禁止|严禁|禁用",
+    re.IGNORECASE,
+)
+_ZH_NEGATIVE = re.compile("[不没无未别勿非禁]")
+
+
+def _unnegated_prohibition(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """The evidence forbids what the claim states without any negation (`You can use a tripod`
+    for `tripods are prohibited`; `可以使用三脚架` for `禁止使用三脚架`). The forbidden thing
+    is the words next to the prohibition in its clause; a claim about another clause's
+    permission (`photos are allowed` for `photos are allowed, but tripods are prohibited`)
+    shares none of them."""
+    lowered = claim.lower()
+    if _PROHIBITION.search(lowered) or NEGATION.word_re.search(lowered):
+        return []
+    if has_cjk(claim) and _ZH_NEGATIVE.search(claim):
+        return []
+    for m in _PROHIBITION.finditer(focus):
+        start = max(focus.rfind(c, 0, m.start()) for c in ",;，；。.")
+        ends = [i for i in (focus.find(c, m.end()) for c in ",;，；。.") if i >= 0]
+        clause = focus[start + 1 : min(ends) if ends else len(focus)]
+        at = m.start() - start - 1
+        if has_cjk(m.group()):
+            near = list(_zh_content(clause[at + len(m.group()) :]))[:3]
+        else:
+            before = _clause_words(clause[:at])[-3:]
+            after = _clause_words(clause[at + len(m.group()) :])[:3]
+            near = [*before, *after]
+        hit = [w for w in near if _zh_in_claim(w, claim, claim_keys)]
+        if hit:
+            detail = f"claim: none (evidence: {m.group()} {' '.join(near)})"
+            return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
     return []
 
 

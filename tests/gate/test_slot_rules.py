@@ -639,6 +639,13 @@ RESTRICTION_CASES = [
     ("The garage is open from 6:00 to 23:30 every day.", "The garage is open 06:00-23:30 every day.", "en", "entailed"),
     ("退票费是票价的两成。", "退票费为票价的20%。", "zh", "entailed"),
     ("国内接听电话不收费。", "国内接听电话免费。", "zh", "entailed"),
+    # a prohibition is a negation of what it forbids, not of its neighbours
+    ("展厅内可以使用三脚架。", "展厅内允许拍照，但禁止使用闪光灯和三脚架。", "zh", "contradicted"),
+    ("展厅内可以拍照。", "展厅内允许拍照，但禁止使用闪光灯和三脚架。", "zh", "entailed"),
+    ("В залах можно пользоваться штативом.", "В залах можно фотографировать, но пользоваться штативом запрещено.", "ru", "contradicted"),
+    ("В залах можно фотографировать.", "В залах можно фотографировать, но пользоваться штативом запрещено.", "ru", "entailed"),
+    ("Photography is allowed in the galleries.", "Photography is allowed in the galleries, but tripods are prohibited.", "en", "entailed"),
+    ("Nobody may work alone in the laboratory.", "Nobody may work in the laboratory alone outside normal hours.", "en", "insufficient"),
 ]  # fmt: skip
 
 
