@@ -1396,7 +1396,7 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
     with allergies should use it with caution`): it joins what one clause says of one thing to
     another thing. A place word opening the sentence (its topic, `展厅内`) is shared."""
     split = _ZH_CLAUSE if has_cjk(claim) else _CLAUSE
-    if split.search(claim.strip("。.！!？? ")):
+    if not split.search(sentences) or split.search(claim.strip("。.！!？? ")):
         return []
     for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", normalize_zh(sentences)):
         clauses = [c for c in split.split(sentence) if c.strip()]
@@ -1433,6 +1433,8 @@ _PROHIBITION = re.compile(
     r"воспрещается)(?![\w-])|禁止|严禁|禁用",
     re.IGNORECASE,
 )
+_PROHIBITION_HEADS = ("prohib", "forbid", "ban", "disallow", "barred", "запрещ", "воспрещ", "禁")
+"""Substrings every prohibition word has: a C-speed test before the pattern runs."""
 _ZH_NEGATIVE = re.compile("[不没无未别勿非禁]")
 
 
@@ -1442,6 +1444,9 @@ def _unnegated_prohibition(claim: str, focus: str, claim_keys: frozenset[str]) -
     is the words next to the prohibition in its clause; a claim about another clause's
     permission (`photos are allowed` for `photos are allowed, but tripods are prohibited`)
     shares none of them."""
+    folded = focus.lower()
+    if not any(h in folded for h in _PROHIBITION_HEADS):
+        return []
     lowered = claim.lower()
     if _PROHIBITION.search(lowered) or NEGATION.word_re.search(lowered):
         return []
@@ -1676,7 +1681,8 @@ def _nominative(word: str) -> bool:
     return any("nomn" in t for t in ru_tags(word))
 
 
-def _subject(sentence: str) -> tuple[list[str], int | None] | None:
+@short_cache(maxsize=4096)
+def _subject(sentence: str) -> tuple[tuple[str, ...], int | None] | None:
     """(the words of a sentence's subject, the index of its head or None) when the sentence
     opens with one ended by a verb or modal in the present or future: the head is the last
     English word before the modal, the first Russian nominative noun, the last Chinese noun.
@@ -1696,7 +1702,7 @@ def _subject(sentence: str) -> tuple[list[str], int | None] | None:
         if "了" in sentence:
             return None
         heads = [i for i, w in enumerate(words) if zh_tags(w).get(w, "").startswith("n")]
-        return words, heads[-1] if heads else None
+        return tuple(words), heads[-1] if heads else None
     found = [w.lower() for w in _WORD.findall(sentence)]
     if not found or found[0] in _SUBORDINATORS:
         return None  # a conditional clause first: its subject is not the sentence's
@@ -1715,12 +1721,12 @@ def _subject(sentence: str) -> tuple[list[str], int | None] | None:
                     if "NOUN" in {p for _, p in ru_lemmas(found[j])} and _nominative(found[j])
                 ]
                 if not nouns:
-                    return found[:i], None
+                    return tuple(found[:i]), None
                 # the head's agreeing modifiers: the nominative words right before it
                 start = nouns[0]
                 while start > 0 and _nominative(found[start - 1]):
                     start -= 1
-                return found[start:i], nouns[0] - start
+                return tuple(found[start:i]), nouns[0] - start
         return None
     if found[0] in _EN_PREPOSITIONS:
         return None
@@ -1730,8 +1736,8 @@ def _subject(sentence: str) -> tuple[list[str], int | None] | None:
                 return None
             content = [j for j, x in enumerate(found[:i]) if x not in EN_STOP]
             if content and any(x in EN_STOP for x in found[content[0] : i]):
-                return found[:i], None  # `Any spill larger than …`: no simple noun phrase
-            return found[:i], i - 1 if i > 0 else None
+                return tuple(found[:i]), None  # `Any spill larger than …`: no simple noun phrase
+            return tuple(found[:i]), i - 1 if i > 0 else None
     return None
 
 
