@@ -646,6 +646,9 @@ RESTRICTION_CASES = [
     ("В залах можно фотографировать.", "В залах можно фотографировать, но пользоваться штативом запрещено.", "ru", "entailed"),
     ("Photography is allowed in the galleries.", "Photography is allowed in the galleries, but tripods are prohibited.", "en", "entailed"),
     ("Nobody may work alone in the laboratory.", "Nobody may work in the laboratory alone outside normal hours.", "en", "insufficient"),
+    # a rule stated plainly is one you must keep; a hedged one is not
+    ("Платить за аренду нужно не позднее 5-го числа.", "Арендная плата вносится не позднее 5-го числа.", "ru", "entailed"),
+    ("You must pay the rent by the 5th.", "Rent may be paid by the 5th.", "en", "insufficient"),
 ]  # fmt: skip
 
 
