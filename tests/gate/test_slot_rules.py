@@ -649,6 +649,9 @@ RESTRICTION_CASES = [
     # a rule stated plainly is one you must keep; a hedged one is not
     ("Платить за аренду нужно не позднее 5-го числа.", "Арендная плата вносится не позднее 5-го числа.", "ru", "entailed"),
     ("You must pay the rent by the 5th.", "Rent may be paid by the 5th.", "en", "insufficient"),
+    # `仅供` (only for) is a necessary condition
+    ("新能源车只要正在充电，就可以使用充电车位。", "新能源车充电车位仅供正在充电的车辆使用。", "zh", "insufficient"),
+    ("充电车位仅供正在充电的车辆使用。", "新能源车充电车位仅供正在充电的车辆使用。", "zh", "entailed"),
 ]  # fmt: skip
 
 
