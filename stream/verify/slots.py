@@ -742,7 +742,10 @@ def compare(
         asserted = [e for e in unmatched_evidence if not e[1].startswith(_EXCEPTED)]
         # with a condition in the evidence, a negation the claim adds usually restates it
         # (`expires unless renewed` / `expires if not renewed`): not a contradiction
-        plain = not evidence.conditions
+        # with a negation of its own in the evidence, a claim's negation on another word is
+        # more often the same prohibition reworded (`not allowed to print` for `cannot use
+        # the printing service`) than a clash: insufficient, not contradicted
+        plain = not evidence.conditions and not evidence.negated
         if asserted or (plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)):
             opposite.append(signal)
     out += _quantifiers(claim, evidence, claim_keys)

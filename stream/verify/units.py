@@ -739,8 +739,10 @@ class WordClass:
 NEGATION = WordClass.of(
     "not, no, never, none, nobody, nothing, neither, nor, cannot, can't, don't, doesn't, "
     "didn't, isn't, aren't, wasn't, weren't, won't, without, "
+    "prohibited, forbidden, banned, disallowed, "
     "не, нет, ни, никогда, ничего, никто, нельзя, без, "
-    "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会",
+    "запрещено, запрещен, запрещён, запрещена, запрещены, запрещается, запрещаются, "
+    "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
     "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",

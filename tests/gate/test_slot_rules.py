@@ -652,6 +652,11 @@ RESTRICTION_CASES = [
     # `仅供` (only for) is a necessary condition
     ("新能源车只要正在充电，就可以使用充电车位。", "新能源车充电车位仅供正在充电的车辆使用。", "zh", "insufficient"),
     ("充电车位仅供正在充电的车辆使用。", "新能源车充电车位仅供正在充电的车辆使用。", "zh", "entailed"),
+    # a prohibition reworded is no clash: `banned` is a negation, and a claim's negation on
+    # another word than the evidence's own negation is not `contradicted`
+    ("Confetti and glitter are banned both inside and outside the building.", "Confetti and glitter are not allowed inside or outside the building.", "en", "entailed"),
+    ("Guests are not allowed to print.", "Guests cannot use the phone booths or the printing service.", "en", "insufficient"),
+    ("Guests can use the printing service.", "Guests cannot use the phone booths or the printing service.", "en", "contradicted"),
 ]  # fmt: skip
 
 
