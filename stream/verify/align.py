@@ -1324,12 +1324,12 @@ def _dropped_zh_condition(
     for m in _ZH_TOPIC_CONDITION.finditer(normalize_zh(sentences)):
         condition, statement = m.group(1), m.group(2)
         said = _zh_content(statement)
-        if not said or sum(1 for w in said if _zh_in_claim(w, claim, claim_keys)) * 2 < len(said):
+        if not said or sum(1 for w in said if _in_claim(w, claim, claim_keys)) * 2 < len(said):
             continue  # the claim is not about the statement this clause governs
         missing = [
             w
             for w in _zh_content(condition)
-            if not _zh_in_claim(w, claim, claim_keys) and w[-1] not in _ZH_PARTY
+            if not _in_claim(w, claim, claim_keys) and w[-1] not in _ZH_PARTY
         ]
         missing += [
             e.text
@@ -1413,8 +1413,8 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
                     continue  # a frame and a statement (`в области …, пострадал подросток`)
                 a = set(words[i]) - set(words[j]) - topic
                 b = set(words[j]) - set(words[i])
-                taken_a = {w for w in a if _zh_in_claim(w, claim, claim_keys)}
-                taken_b = {w for w in b if _zh_in_claim(w, claim, claim_keys)}
+                taken_a = {w for w in a if _in_claim(w, claim, claim_keys)}
+                taken_b = {w for w in b if _in_claim(w, claim, claim_keys)}
                 left_a = {w for w in a - taken_a if not _is_adverb(w)}
                 left_b = {w for w in b - taken_b if not _is_adverb(w)}
                 if taken_a and taken_b and left_a and left_b:
@@ -1463,7 +1463,7 @@ def _unnegated_prohibition(claim: str, focus: str, claim_keys: frozenset[str]) -
             before = _clause_words(clause[:at])[-3:]
             after = _clause_words(clause[at + len(m.group()) :])[:3]
             near = [*before, *after]
-        hit = [w for w in near if _zh_in_claim(w, claim, claim_keys)]
+        hit = [w for w in near if _in_claim(w, claim, claim_keys)]
         if hit:
             detail = f"claim: none (evidence: {m.group()} {' '.join(near)})"
             return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
@@ -1475,7 +1475,9 @@ _ZH_PARTY = frozenset("人者客户方员")
 claim says `您` or nothing for it, which widens nothing."""
 
 
-def _zh_in_claim(word: str, claim: str, claim_keys: frozenset[str]) -> bool:
+def _in_claim(word: str, claim: str, claim_keys: frozenset[str]) -> bool:
+    """A claim word stands for `word`: it is written there (a Chinese word inside the claim's
+    text) or shares one of its keys."""
     return word in claim or bool(keys(word) & claim_keys)
 
 
