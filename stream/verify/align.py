@@ -1321,7 +1321,7 @@ def _dropped_zh_condition(
         return []
     c_quantities = quantities(claim)
     out: list[RiskSignal] = []
-    for m in _ZH_TOPIC_CONDITION.finditer(normalize_zh(sentences)):
+    for m in _ZH_TOPIC_CONDITION.finditer(sentences):
         condition, statement = m.group(1), m.group(2)
         said = _zh_content(statement)
         if not said or sum(1 for w in said if _in_claim(w, claim, claim_keys)) * 2 < len(said):
@@ -1398,7 +1398,7 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
     split = _ZH_CLAUSE if has_cjk(claim) else _CLAUSE
     if not split.search(sentences) or split.search(claim.strip("。.！!？? ")):
         return []
-    for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", normalize_zh(sentences)):
+    for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", sentences):
         clauses = [c for c in split.split(sentence) if c.strip()]
         if len(clauses) < 2:
             continue
@@ -1673,7 +1673,6 @@ _EN_SUBJECT_END = frozenset(
     had do does did don't doesn't need needs""".split()
 )
 """A modal or auxiliary ends an English sentence's subject (`Free users | can store …`)."""
-_ADDRESSEE = frozenset("you your yours вы вас вам вами ваш ваша ваше ваши вашего".split())
 _ZH_SUBJECT_END_TAGS = frozenset({"v", "vd", "vi", "vg", "d", "p", "c", "ad", "m"})
 """jieba tags that end a Chinese subject: a verb, adverb, preposition, conjunction, numeral."""
 _RU_SUBJECT_END = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED", "GRND"})
@@ -1763,7 +1762,7 @@ sentence, a clause): the rule stays out of it."""
 
 def _content(word: str) -> bool:
     return not (
-        word in EN_STOP or word in RU_STOP or word in _ADDRESSEE or word in _ADDRESSEE_CJK
+        word in EN_STOP or word in RU_STOP or word in ADDRESSEE or word in _ADDRESSEE_CJK
     ) and bool(keys(word))
 
 
@@ -1792,8 +1791,8 @@ def _dropped_restriction(claim: str, focus: str, claim_keys: frozenset[str]) -> 
     if claim_subject is None:
         return []
     c_words, _ = claim_subject
-    addressed = any(w in _ADDRESSEE or w in _ADDRESSEE_CJK for w in c_words) and all(
-        w in _ADDRESSEE or w in _ADDRESSEE_CJK or w in EN_STOP or w in RU_STOP for w in c_words
+    addressed = any(w in ADDRESSEE or w in _ADDRESSEE_CJK for w in c_words) and all(
+        w in ADDRESSEE or w in _ADDRESSEE_CJK or w in EN_STOP or w in RU_STOP for w in c_words
     )
     c_keys = frozenset().union(*(keys(w) for w in c_words))
     for a, b in split_sentences(focus) or [(0, len(focus))]:

@@ -567,11 +567,10 @@ def _with_currency(text: str, q: Quantity) -> Quantity:
     if q.unit is not None:
         return q
     at = text.find(q.text)
-    if at > 0 and text[at - 1] in _CURRENCY_SIGNS:
-        return Quantity(q.value, _CURRENCY_SIGNS[text[at - 1]], text[at - 1] + q.text)
-    if at > 1 and text[at - 1] == " " and text[at - 2] in _CURRENCY_SIGNS:
-        return Quantity(q.value, _CURRENCY_SIGNS[text[at - 2]], text[at - 2 : at] + q.text)
-    return q
+    sign = _currency_before(text, at) if at >= 0 else None
+    if sign is None:
+        return q
+    return Quantity(q.value, _CURRENCY_SIGNS[sign], text[text.rindex(sign, 0, at) : at] + q.text)
 
 
 _CURRENCY_SIGNS = {"$": "usd", "€": "eur", "£": "gbp", "₽": "rub", "¥": "cny", "￥": "cny"}
