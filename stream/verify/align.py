@@ -1291,10 +1291,14 @@ def _dropped_bounds(
 
 
 _ZH_TOPIC_CONDITION = re.compile(
-    r"(?:^|(?<=[，。；：]))([^，。；：,;]{2,40}?(?:的|者))[，,]([^。；;！？]+)"
+    r"(?:^|(?<=[，。；：]))(?![请将把])([^，。；：,;是]{2,40}?(?:的|者))(?:[\u4e00-\u9fff]{1,4})?[，,]"
+    r"([^。；;！？]+)"
 )
 """`连续欠费超过3个月的，供电企业可能中止供电`: a clause ending in 的/者 before a comma names
-whom or when the statement after it applies to, as `if` does."""
+whom or when the statement after it applies to, as `if` does; so does one before the short
+noun it restricts (`收入不超过12万元且需要补税的纳税人，无需办理汇算`), unless the clause is an
+instruction whose object that noun is (`请将本品放在儿童不能接触的地方，…`) or says what
+something is (`讲话是一个危险的信号，…`)."""
 
 
 @short_cache(maxsize=4096)

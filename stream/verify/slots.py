@@ -36,6 +36,7 @@ from stream.verify.units import (
     UNIVERSAL,
     WordClass,
     has_cjk,
+    once_after,
     scan,
     short_cache,
 )
@@ -383,6 +384,7 @@ def _slots(text: str) -> Slots:
     words = tuple(scan(masked)[2])
     located = _negations(masked)
     negated = tuple(n for _, n in located)
+    main_at = [pos for pos, n in located if not any(a <= pos < b for a, b in clauses)]
     main = tuple(n for pos, n in located if not any(a <= pos < b for a, b in clauses))
     without = [n for n in negated if n[1].split()[0] in _WITHOUT]
     if has_cjk(lowered) and _ZH_WITHOUT.search(lowered) and negated and not conditions:
@@ -406,8 +408,14 @@ def _slots(text: str) -> Slots:
     only_if = "if" in conditions and _ONLY_SPLIT.search(masked) is not None
     if only_if:
         conditions["onlyif"] = "only … " + conditions.pop("if")  # `should only be given … if`
-    elif "onlyif" in conditions and main and main[0] in negated:
-        # `only if Y is X not done` says what `X unless Y` says: one canonical form
+    elif (
+        "onlyif" in conditions
+        and main
+        and main[0] in negated
+        and _one_clause(lowered, where.get("onlyif"), main_at[0])
+    ):
+        # `only if Y is X not done` says what `X unless Y` says: one canonical form (not
+        # `仅限馆内阅览，不得外借`: a rule of its own in another clause keeps its negation)
         conditions["except"] = conditions.pop("onlyif")
         negated = _without(negated, main[0])
     if "except" in conditions:
@@ -432,6 +440,8 @@ def _slots(text: str) -> Slots:
             order[kind] = hit[0]
     if _WITHIN_OF.search(lowered):
         order.setdefault("after", "within … of")
+    if "once" in lowered and once_after(lowered):
+        order.setdefault("after", "once")  # `once you are notified`: after you are notified
     if _BEFORE_NOUN.search(lowered):
         order.setdefault("before", "до")
     return Slots(
@@ -453,6 +463,18 @@ def _slots(text: str) -> Slots:
 
 
 Negation = tuple[frozenset[str], str]
+
+
+_CLAUSE_BREAK = re.compile(r"[,;，；。]")
+
+
+def _one_clause(text: str, a: int | None, b: int) -> bool:
+    """`a` and `b` lie in one clause (no comma or semicolon between) or one construction
+    across a comma (`只有Y，才X`); an unknown `a` does."""
+    if a is None:
+        return True
+    lo, hi = min(a, b), max(a, b)
+    return _CLAUSE_BREAK.search(text, lo, hi) is None or "才" in text[lo:hi]
 
 
 def _if_negations(
@@ -657,12 +679,46 @@ def _zh_words(text: str) -> tuple[str, ...]:
 _RANKS = ((3, UNIVERSAL), (2, MAJORITY), (1, SOME))
 
 
+_EACH_AFTER_AMOUNT = re.compile(r"(?:\d|\b(?:pence|pounds?|euros?|dollars?|cents?))\W{0,2}$")
+_FREE_CHOICE = re.compile(
+    r"\b(?:must|need|needs|have to|has to|should|report|tell|notify|inform)\b"
+    r"(?:\s+[\w'-]+){0,6}\s+$"
+)
+_ANY_MORE = re.compile(r"any\s+(?:more|longer|further)\b")
+_ZH_AGREEING = frozenset({"都", "均", "全都"})
+_ZH_LISTED = re.compile("[和与及、或□]|以及|每|各|所有|任何|全部|凡")
+"""A list, or a quantifier (also one masked as a frequency: `每天都`), before 都 in its clause."""
+_ZH_CLAUSE_BREAK = re.compile("[，。；！？,;]")
+
+
+def _clause_before(text: str, at: int) -> str:
+    """The part of `at`'s clause before it (Chinese punctuation ends a clause)."""
+    start = max((m.end() for m in _ZH_CLAUSE_BREAK.finditer(text, 0, at)), default=0)
+    return text[start:at]
+
+
+def _not_quantifying(lowered: str, word: str, at: int) -> bool:
+    """`each` after an amount is a price per item (`£1 each`), not a quantifier; `any more` is
+    `further`; free-choice `any` under an obligation (`must report any damage`) says what the
+    rule's bare plural says of every case. Under a negation `any` still widens (`does not
+    count against any limit` for `… the production limit`)."""
+    if word == "each":
+        return bool(_EACH_AFTER_AMOUNT.search(lowered, max(0, at - 12), at))
+    if word == "any":
+        return bool(
+            _ANY_MORE.match(lowered, at) or _FREE_CHOICE.search(lowered, max(0, at - 60), at)
+        )
+    return False
+
+
 def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
     """(rank, quantifier, keys of what it quantifies) of every quantifier, in text order."""
     found: list[tuple[int, int, str, frozenset[str]]] = []
     for m in _WORD_AT.finditer(lowered):
         for rank, cls in _RANKS:
             if m.group() in cls.words:
+                if _not_quantifying(lowered, m.group(), m.start()):
+                    continue
                 ahead = scan(lowered[m.end() : m.end() + 80])[2]
                 found.append((m.start(), rank, m.group(), _targets(ahead)))
     for rank, cls in _RANKS:
@@ -673,6 +729,8 @@ def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
         if cls.cjk and has_cjk(lowered):
             for w in cls.cjk:
                 at = lowered.find(w)
+                if at >= 0 and w in _ZH_AGREEING and _ZH_LISTED.search(_clause_before(lowered, at)):
+                    continue  # `A和B都…`, `每位客人都…`: 都 agrees with a list or a quantifier
                 if at >= 0:
                     follow = lowered[at + len(w) : at + len(w) + 4].strip("的 ")
                     head = follow[:2]

@@ -483,6 +483,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         value: float | None = EN_NUMBERS.get(word) or RU_NUMBERS.get(word)
         if value is None and word not in ONE_WORDS and word not in SCALES:
             continue
+        if word == "once" and not_a_count(lowered, m.start()):
+            continue
         if value is not None or word in ONE_WORDS:
             whole, last = _compound(lowered, m.end(), value or 1)
             if last > m.end() and (value is not None or whole >= 100):  # `one hundred`
@@ -532,6 +534,31 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         for m in _ZH_HALF.finditer(text):
             out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
     return tuple(_with_currency(text, q) for q in out)
+
+
+_ONCE_AT = re.compile(r"(?<![\w-])at\s+$")
+_ONCE_CLAUSE = re.compile(
+    r"\s+(?:you|we|they|he|she|it|i|the|your|our|their|its|this|that|these|those|all|any|no|"
+    r"[a-z]+\s+(?:is|are|has|have|was|were))\b"
+)
+
+
+def not_a_count(lowered: str, at: int) -> bool:
+    """`once` at `at` is no count: `at once` (immediately) or the conjunction (`once you have
+    been notified`, `once all documents are received`: after that happens)."""
+    return bool(
+        _ONCE_AT.search(lowered, max(0, at - 4), at) or _ONCE_CLAUSE.match(lowered, at + 4)
+    )
+
+
+def once_after(lowered: str) -> bool:
+    """The text has the conjunction `once` (`once you are notified` = after you are notified)."""
+    at = lowered.find("once")
+    while at >= 0:
+        if (at == 0 or not lowered[at - 1].isalpha()) and _ONCE_CLAUSE.match(lowered, at + 4):
+            return True
+        at = lowered.find("once", at + 4)
+    return False
 
 
 _BOUND_BEFORE_ONE = re.compile(
