@@ -276,6 +276,9 @@ _CLOSED_CHARS = frozenset(
     {
         *(w for w in _CLOSED_CJK if len(w) == 1),
         *"里中要有内",
+        # localizers (`App上`, `陪同下`), a resultative (`戴好`), the ordinal prefix (`第二天`),
+        # the person suffix (`未满16周岁者`), `for` (`替您办理`) and `again/also` (`又`)
+        *"上下好第者替又",
         "一个",
         "一名",
         "一位",
@@ -400,6 +403,16 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
     shared = [_shared(words, k) for _, k in parts]
     best = max(shared)
     keep = [bool(n and n * 2 >= best) for n in shared]
+    covered = frozenset().union(*(k for (_, k), kept in zip(parts, keep, strict=True) if kept))
+    for i, (text, k) in enumerate(parts):
+        # an elliptic negated clause that alone has one of the claim's words carries the claim
+        # too (`covered for loss but not for breakage` for a claim about breakage)
+        if (
+            not keep[i]
+            and _ELLIPTIC_NEGATION.match(text)
+            and any(w & k and not w & covered for w in words)
+        ):
+            keep[i] = True
     for i in range(1, len(parts)):
         # an exception or a cap after a kept clause limits it (`…, 但酒后驾驶除外`,
         # `…, 最高不超过300元`, `…, except uploads`): it stays, so dropping it shows
@@ -410,6 +423,8 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
     return "; ".join(p.strip() for p in kept) if kept else focus
 
 
+_ELLIPTIC_NEGATION = re.compile(r"\s*(?:not|never|no|не|ни|нет|不|没|未|非)(?![\w-])|\s*(?:不|没|未|非)")
+"""A clause after `but`/`а`/`但` that is only a negated phrase (`… but not for breakage`)."""
 _TRAILING_LIMIT = re.compile(
     r"^\s*(?:but\s+|但\s*|но\s+|а\s+)?(?:except|unless|excluding|other than|up to|at most|"
     r"no more than|not more than|кроме|за исключением|не более|не выше|не свыше|максимум|"

@@ -262,6 +262,8 @@ class Slots:
     may restate the evidence's `X unless Y`."""
     main_negated: bool = False
     """A negation outside every condition clause."""
+    sufficient: str = ""
+    """A word that states a condition as enough (`as long as`, 只要, 就可以, `достаточно`)."""
 
 
 _NEG_SKIP = frozenset(
@@ -321,7 +323,8 @@ _ZH_WITHOUT = re.compile("未经|未获|没有经过")
 _NEGATED_MODAL = re.compile(
     r"\b(?:need not|needn't|do not need to|does not need to|don't need to|doesn't need to|"
     r"do not have to|does not have to|don't have to|doesn't have to|not required to|"
-    r"не нужно|не надо|не обязан\w*|не требуется|не обязательно|не должен\w*)\b"
+    r"не нужн[оаы]|не нужен|не надо|не обязан\w*|не требу(?:ется|ются)|не обязательн\w*|"
+    r"не должен\w*)\b"
     r"|不需要|无需|不必|不用|无须|不须|不一定"
 )
 """A negated obligation (`need not`, `не нужно`, 不需要) removes the obligation and negates what
@@ -459,10 +462,24 @@ def _slots(text: str) -> Slots:
         future=next(iter(_FUTURE.find(masked, wordset)), ""),
         if_negated=if_negations if len(if_negations) == 1 else (),
         main_negated=bool(main),
+        sufficient=_sufficient(lowered, conditions),
     )
 
 
 Negation = tuple[frozenset[str], str]
+
+_SUFFICIENT = re.compile(
+    r"\b(?:as long as|so long as|all you need|достаточно|достаточно лишь)\b|只要|就可以|就能|就可"
+)
+
+
+def _sufficient(lowered: str, conditions: Mapping[str, str]) -> str:
+    """The word that states a condition as enough: `as long as`, 只要, `X的…就可以`, or a plain
+    `if` (`if you bring X, you can Y`)."""
+    m = _SUFFICIENT.search(lowered)
+    if m is not None:
+        return m.group()
+    return conditions.get("if", "")
 
 
 _CLAUSE_BREAK = re.compile(r"[,;，；。]")
@@ -637,7 +654,7 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         word = m.group()
         if word not in NEGATION.words:
             continue
-        ahead = words[i + 1 : i + 6]
+        ahead = words[i + 1 : i + 1 + _in_clause(text, found, i)]
         target = _targets(ahead)
         if not target:
             target = _targets(reversed(words[max(0, i - 3) : i]))
@@ -660,6 +677,20 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
             word = follow[0] if follow else ""
             out.append((m.start(), (keys(word) if word else frozenset(), m.group() + word)))
     return out
+
+
+_NEGATION_CLAUSE_END = re.compile(r"[,;:.!?，；。！？]")
+
+
+def _in_clause(text: str, found: list[re.Match[str]], i: int, most: int = 5) -> int:
+    """How many of the (at most `most`) words after word `i` stand in its clause: `справка не
+    требуется, но в воду…` negates nothing after the comma, so it negates what stands before."""
+    n = 0
+    for j in range(i + 1, min(len(found), i + 1 + most)):
+        if _NEGATION_CLAUSE_END.search(text, found[j - 1].end(), found[j].start()):
+            break
+        n += 1
+    return n
 
 
 _PRICED_STOIT = re.compile(r"(?<![\w-])стоит(?:\s+[^\W\d]+){0,2}\s+\d")
@@ -686,8 +717,9 @@ _FREE_CHOICE = re.compile(
 )
 _ANY_MORE = re.compile(r"any\s+(?:more|longer|further)\b")
 _ZH_AGREEING = frozenset({"都", "均", "全都"})
-_ZH_LISTED = re.compile("[和与及、或□]|以及|每|各|所有|任何|全部|凡")
-"""A list, or a quantifier (also one masked as a frequency: `每天都`), before 都 in its clause."""
+_ZH_LISTED = re.compile("[和与及、或]|以及|各|所有|任何|全部|凡")
+"""A list, or a quantifier of its own, before 都 in its clause. Not `每`: masked as a frequency
+(`每天`, `每12小时`), it leaves 都 to carry the universal of `每个人都`."""
 _ZH_CLAUSE_BREAK = re.compile("[，。；！？,;]")
 
 
@@ -770,9 +802,21 @@ def _meets(a: Negation, b: Negation) -> bool:
     fa, fb = _first(a[0]), _first(b[0])
     if fa & fb or (not fa and not fb):
         return True
-    if a[1].split()[0] in _WITHOUT or b[1].split()[0] in _WITHOUT:
+    a_without, b_without = a[1].split()[0] in _WITHOUT, b[1].split()[0] in _WITHOUT
+    if a_without != b_without:
+        # `без отдельной оплаты` / `отдельно не оплачивается`: the noun `without` takes (its
+        # first or, after a modifier, its second word) is what the verbal negation negates
+        w, v = (a, b) if a_without else (b, a)
+        return bool((_first(w[0]) | _second(w[0])) & _first(v[0]))
+    if a_without:
         return False
     return bool(fa & _second(b[0]) or _second(a[0]) & fb)
+
+
+def _adjacent(negation: Negation) -> bool:
+    """The negation's first target is the word right after it (`не работает`, `not covered`)."""
+    written = negation[1].split()
+    return len(written) > 1 and bool(keys(written[1]) & _first(negation[0]))
 
 
 _OPPOSITE = {"before": "after", "after": "before", "more": "less", "less": "more"}
@@ -804,7 +848,21 @@ def compare(
         # more often the same prohibition reworded (`not allowed to print` for `cannot use
         # the printing service`) than a clash: insufficient, not contradicted
         plain = not evidence.conditions and not evidence.negated
-        if asserted or (plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)):
+        # as many negations on both sides that merely name different words are mostly one
+        # negation in another word order (`нельзя даже на велосипедах` / `… категорически
+        # нельзя`): insufficient, not contradicted
+        reworded = bool(claim.negated) and len(claim.negated) >= len(relevant)
+        denied = [  # the claim negates the very word it puts next to its negation, which the
+            # evidence states and negates nowhere (`не работает` for `работает без выходных`)
+            c
+            for c in unmatched_claim
+            if _adjacent(c)
+            and _first(c[0]) & evidence.content
+            and not any(_first(c[0]) & e[0] for e in evidence.negated)
+        ]
+        if (asserted and (not reworded or denied)) or (
+            plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)
+        ):
             opposite.append(signal)
     out += _quantifiers(claim, evidence, claim_keys)
     if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
@@ -812,6 +870,7 @@ def compare(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
     out += _conditions(claim.conditions, evidence.conditions)
+    out += _necessary_made_sufficient(claim, evidence)
     if "onlyif" in evidence.conditions and "onlyif" not in claim.conditions and claim.exclusive:
         out = [
             o
@@ -844,6 +903,27 @@ def compare(
         if cue not in evidence.inference:
             out.append(RiskSignal(SignalCode.INFERENCE_CUE, cue))
     return out, opposite
+
+
+_REQUIRED = frozenset({"obligation", "strict"})
+
+
+def _necessary_made_sufficient(claim: Slots, evidence: Slots) -> list[RiskSignal]:
+    """A requirement the evidence states (`you must bring X to Y`, 须携带X参加考试, `должен`)
+    stated by the claim as enough (`as long as you bring X, you can Y`, 只要携带X就可以参加考试):
+    a necessary condition made sufficient. Only a claim that grants Y (`can`, 可以) reads so; one
+    that keeps the requirement (`if you want to Y, you must bring X`) restates it."""
+    if (
+        not claim.sufficient
+        or "possible" not in claim.modality
+        or claim.main_negated
+        or _REQUIRED & set(claim.modality)
+        or not _REQUIRED & set(evidence.modality)
+        or {"if", "onlyif", "proviso", "except"} & set(evidence.conditions)
+    ):
+        return []
+    stated = next(evidence.modality[k] for k in ("strict", "obligation") if k in evidence.modality)
+    return [RiskSignal(SignalCode.CONDITION_CHANGED, f"{claim.sufficient} (evidence: {stated})")]
 
 
 def _if_not_as_unless(claim: Slots, evidence: Slots) -> Slots:
@@ -972,7 +1052,7 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     for kind in ("obligation", "strict", "guarantee"):
         if kind == "obligation" and "onlyif" in evidence.conditions:
             continue  # `can only be taken with approval` says `taking it requires approval`
-        if kind == "obligation" and not e_kinds and not evidence.hedge:
+        if kind in ("obligation", "strict") and not e_kinds and not evidence.hedge:
             continue  # a rule stated plainly (`rent is paid by the 5th`) is one you must keep
         if kind in c_kinds and kind not in e_kinds:
             stated = next(iter(evidence.modality.values()), "none")

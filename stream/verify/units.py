@@ -153,6 +153,10 @@ def normalize_zh(text: str) -> str:
         return m.group(0) if value is None else _fmt(value) + "%"
 
     text = _ZH_PERCENT.sub(percent, text).replace("℃", "摄氏度")
+    if "刻钟" in text:
+        text = text.replace("一刻钟", "15分钟").replace("三刻钟", "45分钟")
+    if "倍" in text and "点" in text:
+        text = _ZH_DECIMAL_TIMES.sub(_zh_decimal, text)
     if "点" in text:
         text = _ZH_CLOCK.sub(_zh_clock, text)
     if "成" in text or "一半" in text:
@@ -162,6 +166,17 @@ def normalize_zh(text: str) -> str:
         text = _ZH_FREE.sub("免费", text)
     text = _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
     return _ZH_PEOPLE.sub(r"\1人", text)
+
+
+_ZH_DECIMAL_TIMES = re.compile(r"([零〇一二三四五六七八九十两]{1,3})点([零〇一二三四五六七八九]{1,2})(?=倍)")
+"""`一点五倍` is 1.5 times."""
+
+
+def _zh_decimal(m: re.Match[str]) -> str:
+    whole, tenths = zh_number(m.group(1)), "".join(
+        str(int(zh_number(c) or 0)) for c in m.group(2)
+    )
+    return m.group(0) if whole is None else f"{int(whole)}.{tenths}"
 
 
 _ZH_CLOCK = re.compile(
@@ -214,6 +229,8 @@ _CLOCK_ONE_DIGIT = re.compile(r"(?<![\d:.,])(\d):([0-5]\d)(?![\d:])")
 """`6:00`: an hour written without its leading zero (`06:00`)."""
 
 
+_NOT_HOURS = frozenset({"once", "twice", "thrice", "single", "double", "triple", "dozen"})
+_SPOKEN_CLOCK_HEADS = re.compile(r" in the |noon|midday|час|утра|вечера|половин|полуд|полден", re.I)
 _RU_CLOCK = re.compile(
     r"(?<![\w-])((?:в|с|до|по|к|после)\s+)(\d{1,2})\s+(утра|вечера)(?![\w-])", re.IGNORECASE
 )
@@ -232,9 +249,104 @@ def _ru_clock(m: re.Match[str]) -> str:
     return f"{m.group(1)}{hour:02d}:00"
 
 
+_EN_HOURS = {w: v for w, v in EN_NUMBERS.items() if 1 <= v <= 12 and w not in _NOT_HOURS} | {
+    "one": 1
+}
+_EN_DAYTIME = re.compile(
+    r"(?<![\w-])(\d{1,2}|"
+    + "|".join(sorted(_EN_HOURS, key=len, reverse=True))
+    + r")(?:\s+o'clock)?\s+in\s+the\s+(morning|afternoon|evening)(?![\w-])",
+    re.IGNORECASE,
+)
+"""`eight in the morning`, `six in the evening`: a time of day in words."""
+_EN_NOON = re.compile(r"(?<![\w-])(at|until|till|from|before|after|by)\s+(?:noon|midday)(?![\w-])", re.I)
+_RU_HOURS = {w: int(v) for w, v in RU_NUMBERS.items() if 1 <= v <= 12 and v == int(v)} | {
+    "часу": 1,
+    "одного": 1,
+}
+_RU_DAYTIME = re.compile(
+    r"(?<![\w-])(\d{1,2}|"
+    + "|".join(sorted(_RU_HOURS, key=len, reverse=True))
+    + r")\s+час(?:а|ов|у)?\s+(утра|дня|вечера|ночи)(?![\w-])",
+    re.IGNORECASE,
+)
+"""`двух часов дня`, `в 7 часов утра`: with `час` the part of the day makes it a time."""
+_RU_WORD_CLOCK = re.compile(
+    r"(?<![\w-])((?:в|с|до|по|к|после)\s+)("
+    + "|".join(sorted((w for w in _RU_HOURS if not w.isdigit()), key=len, reverse=True))
+    + r")\s+(утра|вечера)(?![\w-])",
+    re.IGNORECASE,
+)
+"""`с шести утра`, `до девяти вечера`: number words, as `_RU_CLOCK` reads digits."""
+_RU_ORDINAL_HOURS = {
+    "первого": 1, "второго": 2, "третьего": 3, "четвертого": 4, "четвёртого": 4,
+    "пятого": 5, "шестого": 6, "седьмого": 7, "восьмого": 8, "девятого": 9, "десятого": 10,
+    "одиннадцатого": 11, "двенадцатого": 12,
+}  # fmt: skip
+_RU_HALF_PAST = re.compile(
+    r"(?<![\w-])((?:в|с|до|по|к|после)\s+)половин[ыуе]\s+("
+    + "|".join(sorted(_RU_ORDINAL_HOURS, key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+"""`до половины одиннадцатого` is until 10:30 (half of the eleventh hour)."""
+_RU_NOON = re.compile(r"(?<![\w-])((?:в|с|до|по|к|после)\s+)(?:полудня|полдень)(?![\w-])", re.I)
+
+
+def _daytime(hour: int, part: str) -> int | None:
+    """The 24-hour hour of `hour` in a part of the day, or None when the two do not fit."""
+    if part in ("afternoon", "evening", "дня", "вечера") and hour < 12:
+        return hour + 12 if part != "дня" or hour <= 6 else None
+    if part in ("morning", "утра") and hour == 12:
+        return None
+    if part == "ночи":
+        return None if 5 < hour < 12 else hour % 12
+    return hour
+
+
+def _spoken_clock(text: str) -> str:
+    """Times of day written in words: `eight in the morning` → `08:00`, `at noon` → `at 12:00`,
+    `двух часов дня` → `14:00`, `до половины одиннадцатого` → `до 10:30`, `до полудня` →
+    `до 12:00`."""
+    lowered = text.lower()
+
+    def en(m: re.Match[str]) -> str:
+        raw = m.group(1).lower()
+        hour = _daytime(int(raw) if raw.isdigit() else _EN_HOURS[raw], m.group(2).lower())
+        return m.group(0) if hour is None else f"{hour:02d}:00"
+
+    def ru(m: re.Match[str]) -> str:
+        raw = m.group(1).lower()
+        hour = _daytime(int(raw) if raw.isdigit() else _RU_HOURS[raw], m.group(2).lower())
+        return m.group(0) if hour is None or hour > 24 else f"{hour:02d}:00"
+
+    if " in the " in lowered:
+        text = _EN_DAYTIME.sub(en, text)
+    if "noon" in lowered or "midday" in lowered:
+        text = _EN_NOON.sub(lambda m: f"{m.group(1)} 12:00", text)
+    if "час" in lowered:
+        text = _RU_DAYTIME.sub(ru, text)
+    if "утра" in lowered or "вечера" in lowered:
+        text = _RU_WORD_CLOCK.sub(
+            lambda m: m.group(1)
+            + f"{_daytime(_RU_HOURS[m.group(2).lower()], m.group(3).lower()) or 0:02d}:00",
+            text,
+        )
+    if "половин" in lowered:
+        text = _RU_HALF_PAST.sub(
+            lambda m: f"{m.group(1)}{_RU_ORDINAL_HOURS[m.group(2).lower()] - 1:02d}:30", text
+        )
+    if "полуд" in lowered or "полден" in lowered:
+        text = _RU_NOON.sub(lambda m: f"{m.group(1)}12:00", text)
+    return text
+
+
 def normalize_clock(text: str) -> str:
     """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`, `8:30` → `08:30`, `9 вечера` → `21:00`, `с 10
-    до 19 часов` → `с 10:00 до 19:00`: both sides write a time of day the same way."""
+    до 19 часов` → `с 10:00 до 19:00`, `eight in the morning` → `08:00`: both sides write a
+    time of day the same way."""
+    if _SPOKEN_CLOCK_HEADS.search(text):
+        text = _spoken_clock(text)
     if "утра" in text or "вечера" in text:
         text = _RU_CLOCK.sub(_ru_clock, text)
     if "час" in text:
@@ -476,10 +588,11 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         out.append(Quantity(_value(m.group(1), scale), unit, text[m.start() : end].strip()))
     lowered = text.lower()
     inside = -1  # end of the compound number word being read (`twenty-five`, `двадцать пять`)
+    phrases = [m.span(1) for m in _PHRASE_QUANTITY.finditer(lowered)]
     for m in _WORDS.finditer(lowered):
         word = m.group()
-        if m.start() < inside:
-            continue
+        if m.start() < inside or any(a <= m.start() < b for a, b in phrases):
+            continue  # inside a compound number, or a phrase read whole (`three quarters of…`)
         value: float | None = EN_NUMBERS.get(word) or RU_NUMBERS.get(word)
         if value is None and word not in ONE_WORDS and word not in SCALES:
             continue
@@ -537,6 +650,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
 
 
 _ONCE_AT = re.compile(r"(?<![\w-])at\s+$")
+_ONCE_PER = re.compile(r"\s+(?:a|an|per|every|each)\s")
+"""`once a fortnight`, `once per quarter`: the period is the amount, `once` its frequency."""
 _ONCE_CLAUSE = re.compile(
     r"\s+(?:you|we|they|he|she|it|i|the|your|our|their|its|this|that|these|those|all|any|no|"
     r"[a-z]+\s+(?:is|are|has|have|was|were))\b"
@@ -544,10 +659,12 @@ _ONCE_CLAUSE = re.compile(
 
 
 def not_a_count(lowered: str, at: int) -> bool:
-    """`once` at `at` is no count: `at once` (immediately) or the conjunction (`once you have
-    been notified`, `once all documents are received`: after that happens)."""
+    """`once` at `at` is no count: `at once` (immediately), the conjunction (`once you have
+    been notified`: after that happens) or the frequency word of a period (`once a fortnight`)."""
     return bool(
-        _ONCE_AT.search(lowered, max(0, at - 4), at) or _ONCE_CLAUSE.match(lowered, at + 4)
+        _ONCE_AT.search(lowered, max(0, at - 4), at)
+        or _ONCE_CLAUSE.match(lowered, at + 4)
+        or _ONCE_PER.match(lowered, at + 4)
     )
 
 
@@ -624,6 +741,9 @@ _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "двое суток": ("2", "d"), "трое суток": ("3", "d"), "четверо суток": ("4", "d"),
     "полтора часа": ("1.5", "h"), "полутора часов": ("1.5", "h"),
     "an hour and a half": ("1.5", "h"), "one and a half hours": ("1.5", "h"),
+    "three quarters of an hour": ("45", "min"), "three-quarters of an hour": ("45", "min"),
+    "полсуток": ("0.5", "d"), "полутора суток": ("1.5", "d"), "полторы недели": ("1.5", "wk"),
+    "полутора метров": ("1.5", "m"), "полутора метра": ("1.5", "m"), "полтора метра": ("1.5", "m"),
 }  # fmt: skip
 _PHRASE_QUANTITY = re.compile(
     r"(?<![\w-])(?:(?:в течение|за|в|через|раз в|once|every|each|per|within|for|in|after)\s+)?("
