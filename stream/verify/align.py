@@ -154,6 +154,8 @@ _CLOSED_WORDS = frozenset(
         *LIGHT_VERBS,
         "will", "would", "shall", "будет", "будут", "станет", "to", "of", "be",
         "using", "via", "entitled", "eligible",
+        # linking words of a clause, not facts (`you can still sit the exam`, `while DVDs …`)
+        "still", "while", "whereas", "though", "although", "like",
     }
 )  # fmt: skip
 _CLOSED_CJK = tuple(
@@ -423,7 +425,9 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
     return "; ".join(p.strip() for p in kept) if kept else focus
 
 
-_ELLIPTIC_NEGATION = re.compile(r"\s*(?:not|never|no|не|ни|нет|不|没|未|非)(?![\w-])|\s*(?:不|没|未|非)")
+_ELLIPTIC_NEGATION = re.compile(
+    r"\s*(?:not|never|no|не|ни|нет|不|没|未|非)(?![\w-])|\s*(?:不|没|未|非)"
+)
 """A clause after `but`/`а`/`但` that is only a negated phrase (`… but not for breakage`)."""
 _TRAILING_LIMIT = re.compile(
     r"^\s*(?:but\s+|但\s*|но\s+|а\s+)?(?:except|unless|excluding|other than|up to|at most|"

@@ -242,7 +242,25 @@ def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
         m = _RU_ROOT_VOWEL.search(w)
         if m is not None:
             found.append(w[: m.start(1)] + _RU_VOWEL_SWAP[m.group(1)] + w[m.end(1) :])
+    # aspect partners the suffix rules above cut apart: упаковать / упаковывать (-ова- is the
+    # stem's, not a suffix), рассмотреть / рассматривать (о/а in the imperfective), заехать /
+    # заезд (ех/езд)
+    bare = lemma[:-2] if lemma.endswith(("ся", "сь")) else lemma
+    if bare.endswith("овать") and len(bare) >= 8:
+        found.append(bare[:-3])
+    if bare.endswith(("ывать", "ивать")):
+        for w in list(found):
+            m = _RU_LAST_A.search(w)
+            if m is not None:
+                found.append(w[: m.start()] + "о" + w[m.start() + 1 :])
+    for w in list(found):
+        if w.endswith("ех"):
+            found.append(w[:-2] + "езд")
     return tuple(dict.fromkeys(w for w in found if len(w) >= shortest))
+
+
+_RU_LAST_A = re.compile(r"а(?=[^аеёиоуыэюя]+$)")
+"""The root's last vowel when it is `а`: the imperfective's alternation (рассматр / рассмотр)."""
 
 
 def ru_root(lemma: str) -> str | None:

@@ -31,6 +31,7 @@ from stream.verify.units import (
     MAJORITY,
     MORE,
     NEGATION,
+    PHRASE_AMOUNTS,
     RU_NUMBERS,
     SOME,
     UNIVERSAL,
@@ -63,6 +64,7 @@ OBLIGATION = WordClass.of(
     "have to, has to, had to, need to, needs to, "
     "должен, должна, должно, должны, обязан, обязана, обязаны, обязательно, необходимо, "
     "нужно, надо, требуется, требуются, должный, обязанный, обязать, требоваться, "
+    "придётся, придется, прийтись, "
     "необходимый, нужный, обязательный, следует, следовать, "
     "必须, 务必, 须, 必需, 应当, 应, 需要, 需, 得, 要求",
     exclude="需要的, 得到, 获得, 取得, 得以, 记得, 觉得, 值得, 使得, 显得, 懂得, 应用, 相应, "
@@ -181,9 +183,11 @@ def _alternation(phrases: Iterable[str], ahead: Iterable[str] = ()) -> re.Patter
 
 _EXCEPT_RE = _alternation(_EXCEPT)
 _ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,12}?[外以]")
+_RU_UNIT_WORDS = ("час", "сутки", "неделю", "месяц", "год", "минуту", "раз")
+"""Bare units that count one (`минимум на сутки`, `максимум час`)."""
 _NUMBER_AHEAD = (
     r"(?=\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?:\d|(?:"
-    + "|".join(sorted(RU_NUMBERS, key=len, reverse=True))
+    + "|".join(sorted((*RU_NUMBERS, *PHRASE_AMOUNTS, *_RU_UNIT_WORDS), key=len, reverse=True))
     + r")(?![\w-])))"
 )
 _BOUND_PHRASE_RE = _alternation((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk), BOUND_PHRASES.words)
@@ -268,7 +272,9 @@ class Slots:
 
 _NEG_SKIP = frozenset(
     """be is are was were been being do does did have has had can could will would should must
-    may might also even only yet always ever really necessarily to a an the any
+    may might also even only yet always ever really necessarily to a an the any it them they
+    him her he she its their него нему ним нём нем неё нее ней них ними его её ее их он она
+    оно они
     был была было были быть будет будут является являются даже также ещё еще всегда""".split()
 )
 _ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不得|不|没|未|无|非|别|勿")
@@ -394,7 +400,7 @@ def _slots(text: str) -> Slots:
         conditions["onlyif"] = _ZH_WITHOUT.search(lowered).group()  # type: ignore[union-attr]
         negated = negated[1:]
         main = ()
-    elif without and len(negated) >= 2 and not conditions:
+    elif without and len(negated) >= 2 and not conditions and _governs_rule(masked, located):
         # `without Y, X is not done` / `без Y X не выполняется` is `X only if Y`
         conditions["onlyif"] = without[0][1]
         negated = tuple(n for n in negated if n is not without[0])[1:]
@@ -483,6 +489,20 @@ def _sufficient(lowered: str, conditions: Mapping[str, str]) -> str:
 
 
 _CLAUSE_BREAK = re.compile(r"[,;，；。]")
+
+
+_CONTRAST = re.compile(r";|；|\b(?:while|whereas|but|а|но|однако)\b|但")
+
+
+def _governs_rule(text: str, located: list[tuple[int, Negation]]) -> bool:
+    """The first `without Y` and the negation after it form one rule (`without Y, X is not
+    done`), not two statements set against each other (`… without extra time, while those
+    more than 30 minutes late are not admitted`)."""
+    at = next((pos for pos, n in located if n[1].split()[0] in _WITHOUT), None)
+    other = next((pos for pos, n in located if at is not None and pos > at), None)
+    if at is None or other is None:
+        return True  # the negation before `without`: read as before
+    return _CONTRAST.search(text, at, other) is None
 
 
 def _one_clause(text: str, a: int | None, b: int) -> bool:
@@ -657,7 +677,10 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         ahead = words[i + 1 : i + 1 + _in_clause(text, found, i)]
         target = _targets(ahead)
         if not target:
-            target = _targets(reversed(words[max(0, i - 3) : i]))
+            target = _targets(reversed(words[i - _in_clause_before(text, found, i) : i]))
+        if not target and ahead and ahead[0] in _MODAL_WORDS:
+            # `к нему не допускается`: the permission itself is what is denied
+            target = keys(ahead[0])
         elif ahead and _governs(ahead[0]):
             # `возврату не подлежат` / `не подлежат возврату`: what is negated is the noun
             target |= _targets(reversed(words[max(0, i - 3) : i])) | _targets(ahead[1:])
@@ -688,6 +711,16 @@ def _in_clause(text: str, found: list[re.Match[str]], i: int, most: int = 5) -> 
     n = 0
     for j in range(i + 1, min(len(found), i + 1 + most)):
         if _NEGATION_CLAUSE_END.search(text, found[j - 1].end(), found[j].start()):
+            break
+        n += 1
+    return n
+
+
+def _in_clause_before(text: str, found: list[re.Match[str]], i: int, most: int = 3) -> int:
+    """How many of the (at most `most`) words before word `i` stand in its clause."""
+    n = 0
+    for j in range(i - 1, max(-1, i - 1 - most), -1):
+        if _NEGATION_CLAUSE_END.search(text, found[j].end(), found[j + 1].start()):
             break
         n += 1
     return n

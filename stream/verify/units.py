@@ -136,6 +136,8 @@ def normalize_zh(text: str) -> str:
     of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays.
     Clock times of the 12-hour form become 24-hour ones in any language (`6 pm` → `18:00`)."""
     text = normalize_clock(text)
+    if "p" in text and _PENCE.search(text):
+        text = _PENCE.sub(lambda m: f"£0.{int(m.group(1)):02d}", text)
     if not has_cjk(text):
         return text
 
@@ -168,14 +170,16 @@ def normalize_zh(text: str) -> str:
     return _ZH_PEOPLE.sub(r"\1人", text)
 
 
-_ZH_DECIMAL_TIMES = re.compile(r"([零〇一二三四五六七八九十两]{1,3})点([零〇一二三四五六七八九]{1,2})(?=倍)")
+_PENCE = re.compile(r"(?<![\w.,£$€])(\d{1,2})\s?(?:pence|p)(?![\w-])")
+"""`25 pence`, `20p`: sterling's subunit, written as `£0.25` the way prices are compared."""
+_ZH_DECIMAL_TIMES = re.compile(
+    r"([零〇一二三四五六七八九十两]{1,3})点([零〇一二三四五六七八九]{1,2})(?=倍)"
+)
 """`一点五倍` is 1.5 times."""
 
 
 def _zh_decimal(m: re.Match[str]) -> str:
-    whole, tenths = zh_number(m.group(1)), "".join(
-        str(int(zh_number(c) or 0)) for c in m.group(2)
-    )
+    whole, tenths = zh_number(m.group(1)), "".join(str(int(zh_number(c) or 0)) for c in m.group(2))
     return m.group(0) if whole is None else f"{int(whole)}.{tenths}"
 
 
@@ -259,7 +263,9 @@ _EN_DAYTIME = re.compile(
     re.IGNORECASE,
 )
 """`eight in the morning`, `six in the evening`: a time of day in words."""
-_EN_NOON = re.compile(r"(?<![\w-])(at|until|till|from|before|after|by)\s+(?:noon|midday)(?![\w-])", re.I)
+_EN_NOON = re.compile(
+    r"(?<![\w-])(at|until|till|from|before|after|by)\s+(?:noon|midday)(?![\w-])", re.I
+)
 _RU_HOURS = {w: int(v) for w, v in RU_NUMBERS.items() if 1 <= v <= 12 and v == int(v)} | {
     "часу": 1,
     "одного": 1,
@@ -328,8 +334,10 @@ def _spoken_clock(text: str) -> str:
         text = _RU_DAYTIME.sub(ru, text)
     if "утра" in lowered or "вечера" in lowered:
         text = _RU_WORD_CLOCK.sub(
-            lambda m: m.group(1)
-            + f"{_daytime(_RU_HOURS[m.group(2).lower()], m.group(3).lower()) or 0:02d}:00",
+            lambda m: (
+                m.group(1)
+                + f"{_daytime(_RU_HOURS[m.group(2).lower()], m.group(3).lower()) or 0:02d}:00"
+            ),
             text,
         )
     if "половин" in lowered:
@@ -745,6 +753,8 @@ _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "полсуток": ("0.5", "d"), "полутора суток": ("1.5", "d"), "полторы недели": ("1.5", "wk"),
     "полутора метров": ("1.5", "m"), "полутора метра": ("1.5", "m"), "полтора метра": ("1.5", "m"),
 }  # fmt: skip
+PHRASE_AMOUNTS = tuple(_PHRASE_VALUES)
+"""Amounts written as a phrase (`четверть часа`, `half an hour`)."""
 _PHRASE_QUANTITY = re.compile(
     r"(?<![\w-])(?:(?:в течение|за|в|через|раз в|once|every|each|per|within|for|in|after)\s+)?("
     + "|".join(sorted(map(re.escape, _PHRASE_VALUES), key=len, reverse=True))
@@ -894,7 +904,7 @@ NEGATION = WordClass.of(
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",
 )
 UNIVERSAL = WordClass.of(
-    "all, every, each, any, entire, whole, always, everyone, everything, everybody, "
+    "all, every, each, any, entire, whole, always, everyone, everything, everybody, throughout, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
     "каждого, каждому, любой, любые, любого, всегда, "
     "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 总是, 全都, 都, 均, 一律, 统一",
@@ -923,7 +933,7 @@ HEDGE = WordClass.of(
     "собирались, собирается, собираются, планирует, планируют, планировал, планировала, "
     "планировали, планируется, считает, считают, считал, считала, считали, полагает, "
     "полагают, думает, думают, надеется, надеются, надеялся, надеялись, рассчитывает, "
-    "рассчитывают, рассчитывали, ожидает, ожидают, уверен, уверена, уверены, "
+    "рассчитывают, рассчитывали, ожидается, ожидаются, уверен, уверена, уверены, "
     "предполагает, подозревают, подозревали, подозревается, утверждает, "
     "утверждают, утверждал, утверждала, заявил, заявила, заявили, сообщил, сообщила, "
     "сообщили, сказал, сказала, сказали, ответил, ответила, отметил, отметила, отмечается, "
@@ -961,7 +971,8 @@ _BOUND_WORDS: dict[str, str] = {
          "не дальше", "не чаще", "не более чем", "не более чем за", "colder than",
          "younger than", "cheaper than", "lighter than", "slower than", "narrower than",
          "thinner than", "smaller than", "earlier than", "младше", "моложе",
-         "as many as", "as much as", "as long as", "for as long as"),
+         "as many as", "as much as", "as long as", "for as long as",
+         "менее чем", "меньше чем", "менее чем на", "меньше чем на"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -976,7 +987,10 @@ _BOUND_WORDS: dict[str, str] = {
          "faster than", "taller than", "deeper than", "thicker than", "старше",
          # an end no earlier than the date: `valid at least until 5 May` (not `no later than`)
          "at least until", "at least till", "at least through", "как минимум до",
-         "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по"), "lower"),
+         "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по",
+         "более чем", "больше чем", "более чем на", "больше чем на", "превышает",
+         "превышают", "превышать", "превысит", "превысят", "превышающий", "превышающей"),
+        "lower"),
 }  # fmt: skip
 _RU_BARE_UNITS = (
     "час", "часа", "сутки", "суток", "неделю", "недели", "месяц", "месяца", "год", "года",
@@ -1024,22 +1038,29 @@ _ZH_BOUND_KIND = {
 
 _EN_AFTER_KIND = {
     "at most": "upper", "at the most": "upper", "or less": "upper", "or fewer": "upper",
-    "or shorter": "upper", "maximum": "upper", "max": "upper",
+    "or shorter": "upper", "maximum": "upper", "max": "upper", "or younger": "upper",
+    "or under": "upper", "or below": "upper", "and under": "upper", "and below": "upper",
     "at least": "lower", "at the least": "lower", "or more": "lower", "or longer": "lower",
-    "minimum": "lower", "min": "lower",
+    "minimum": "lower", "min": "lower", "or older": "lower", "or over": "lower",
+    "or above": "lower", "and over": "lower", "and above": "lower", "and older": "lower",
+    # Russian: `1500 рублей и больше`, `18 лет и старше`
+    "и больше": "lower", "и более": "lower", "или больше": "lower", "или более": "lower",
+    "и старше": "lower", "и выше": "lower", "и меньше": "upper", "и менее": "upper",
+    "или меньше": "upper", "или менее": "upper", "и младше": "upper", "и ниже": "upper",
 }  # fmt: skip
-_EN_AFTER_HEADS = re.compile(r"(?<![\w-])(?:at|or|max|min)", re.IGNORECASE)
+_EN_AFTER_HEADS = re.compile(r"(?<![\w-])(?:at|or|and|max|min|и|или)(?![\w-])", re.IGNORECASE)
 _EN_BOUND_AFTER = re.compile(
     r"(?<![\w.,-])(?=\d|(?:"
-    + "|".join(sorted(EN_NUMBERS, key=len, reverse=True))
-    + r")\b)[\w.,]+(?:\s+[a-z]+){0,3}?\s+("
+    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
+    + r")\b)[\w.,]+(?:\s+[^\W\d_]+){0,3}?\s+("
     + "|".join(sorted(map(re.escape, _EN_AFTER_KIND), key=len, reverse=True))
     + r")(?![\w-])(?!\s+(?:[$€£¥]\s?)?(?:\d|(?:"
     + "|".join(sorted(EN_NUMBERS, key=len, reverse=True))
     + r")\b))",
     re.IGNORECASE,
 )
-"""`two guests a day at most`, `ten nights or longer`: a bound written after its amount."""
+"""`two guests a day at most`, `ten nights or longer`, `21 or older`, `1500 рублей и больше`: a
+bound written after its amount."""
 
 
 @short_cache(maxsize=1024)
@@ -1059,6 +1080,16 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     if _EN_AFTER_HEADS.search(text):
         for m in _EN_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _EN_AFTER_KIND[m.group(1).lower()]))
+    if _ADJ_BOUND_HEADS.search(text):
+        for m in _ADJ_BOUND.finditer(text):
+            amount = _BOUNDED.search(text, m.end(), m.end() + 60)
+            if amount is not None and not _CLAUSE_STOP.search(text, m.end(), amount.start()):
+                kind = (
+                    "lower"
+                    if m.group().lower().startswith(("min", "мин", "最低", "最少"))
+                    else "upper"
+                )
+                spans.append((amount.start(), amount.start(), kind))
     if has_cjk(text):
         for m in ZH_BOUND_BEFORE.finditer(text):
             kind = _ZH_BOUND_KIND[m.group(1)]
@@ -1089,6 +1120,16 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
         found.setdefault(token, set()).update(kinds or {"exact"})
     return {k: frozenset(v) for k, v in found.items()}
 
+
+_ADJ_BOUND_HEADS = re.compile(r"(?i)minim|maxim|минимальн|максимальн|最低|最少|最高|最多")
+_ADJ_BOUND = re.compile(
+    r"(?<![\w-])(?:minimum|maximum|минимальн\w*|максимальн\w*)(?![\w-])(?!\s+of\b)"
+    r"|(?:最低|最少|最高|最多)(?=[\u4e00-\u9fff]{1,6}(?:为|是))",
+    re.IGNORECASE,
+)
+"""`Минимальная сумма заказа составляет 700 рублей`, `the minimum age is 18`, `最低消费为50元`:
+an adjective that bounds the amount its noun is given."""
+_CLAUSE_STOP = re.compile(r"[.;,!?，。；！？]")
 
 NUMBER_TOKENS = NUMBER_WORD_TOKENS
 _BOUNDED = re.compile(
