@@ -848,6 +848,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
                 states_other.append(signal)  # at least 5 for no more than 5
     mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
+    mismatches += _dropped_qualifier(claim_n, focus, c_quantities)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
     mismatches += _mixed_clauses(claim_n, sentences, clause_keys)
     prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
@@ -1166,9 +1167,25 @@ def _clause_of(
             for i, (_, amounts) in enumerate(candidates)
             if any(same_amount(q, e) for e in amounts)
         ]
+        uniques = [
+            keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
+            for i in range(len(candidates))
+        ]
+        elliptic = [
+            i
+            for i, (c, _) in enumerate(candidates)
+            if i not in holding
+            and _ELLIPSIS_DASH.search(c)
+            and uniques[i]
+            and len(uniques[i] & claim_keys) * 2 >= len(uniques[i])
+        ]
+        if len(holding) == 1 and len(elliptic) == 1:
+            # `сбор составляет 80 евро, а для детей от 6 до 12 лет — 40 евро`: a claim with the
+            # elliptic clause's own words (`для детей от 6 до 12 лет … 80 евро`) is about it
+            return candidates[elliptic[0]]
         scored = []
         for i, (c, amounts) in enumerate(candidates):
-            unique = keysets[i] - frozenset().union(*(k for j, k in enumerate(keysets) if j != i))
+            unique = uniques[i]
             if holding == [i] and (not unique or unique & claim_keys):
                 return None  # the one clause stating the claim's amount may be about it
             kin = [o for o in others if o.unit == q.unit]
@@ -1197,6 +1214,10 @@ def _clause_of(
             return scored[0][1], scored[0][2]
         return None
     return None
+
+
+_ELLIPSIS_DASH = re.compile(r"\s[—–]\s")
+"""`а для детей — 40 евро`: a dash standing for the verb the clause shares with the one before."""
 
 
 @short_cache(maxsize=1024)
@@ -1306,6 +1327,63 @@ def _dropped_bounds(
                 continue
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{e.text} (claim: none)"))
             restricted.discard(token)
+    return out
+
+
+_DEICTIC_LIMIT = re.compile(
+    r"(?<![\w-])(?:within|before|until|by|during|after)\s+(?:that|this|the same|such a|such)\s+"
+    r"(time|period|window|timeframe|deadline|date|day|interval)(?![\w-])"
+    r"|(?<![\w-])(?:в течение|до|после|в пределах)\s+(?:этого|того|указанного|данного)\s+"
+    r"(срока|времени|периода|момента|дня)(?![\w-])",
+    re.IGNORECASE,
+)
+"""`within that time`, `в течение этого срока`: a limit that points back to one stated before."""
+_RESTRICTIVE_RELATIVE = re.compile(
+    r"(?<![,\s])\s(?:who|that|whose)\s(?:[^,.;:]|[,.](?=\d)){0,60}"
+    r"|(?<![,\s])\sкотор\w+\s(?:[^,.;:]|[,.](?=\d)){0,60}",
+    re.IGNORECASE,
+)
+_COMPLEMENT_TAKERS = frozenset(
+    """states stated says said shows showed means reports reported claims believes found finds
+    notes noted ensures ensure suggests indicates argues confirms explains requires thinks
+    knows so such""".split()
+)
+"""Words after which `that` opens a complement (`the website states that …`), not a relative
+clause."""
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)\W*$")
+"""`households that pay an annual fee of £45`: a relative clause without a comma restricts its
+noun."""
+
+
+def _dropped_qualifier(
+    claim: str, focus: str, claim_quantities: tuple[Quantity, ...]
+) -> list[RiskSignal]:
+    """A limit that points back (`riders who report a fault within that time`) or an amount
+    inside a restrictive relative clause (`for households that pay an annual fee of £45`) the
+    claim leaves out: the claim widens what the evidence says to every case."""
+    out: list[RiskSignal] = []
+    lowered = claim.lower()
+    for m in _DEICTIC_LIMIT.finditer(focus):
+        noun = (m.group(1) or m.group(2) or "").lower()
+        if noun not in lowered:
+            out.append(
+                RiskSignal(SignalCode.CONDITION_DROPPED, f"{m.group().strip()} (claim: none)")
+            )
+    if not any(c.isdigit() for c in focus):
+        return out
+    # only the sentence the claim rests on most: a relative clause elsewhere in a long span
+    # restricts something else
+    mine = _content_keys(claim)
+    spans = _sentences(focus)
+    a, b = max(spans, key=lambda ab: len(_content_keys(focus[ab[0] : ab[1]]) & mine))
+    for m in _RESTRICTIVE_RELATIVE.finditer(focus, a, b):
+        before = _WORD_BEFORE.search(focus, max(0, m.start() - 20), m.start())
+        if before is not None and before.group(1).lower() in _COMPLEMENT_TAKERS:
+            continue
+        for e in quantities(m.group()):
+            if not any(same_amount(q, e) or q.value == e.value for q in claim_quantities):
+                out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{e.text} (claim: none)"))
+                break
     return out
 
 

@@ -133,11 +133,16 @@ _ONLY_IF = (
     "только после", "лишь после", "только по", "только при", "лишь при", "только с",
     "только в том случае", "只有", "仅当", "仅在", "只在", "只能在", "须经", "必须经",
     "仅供", "仅限", "只供", "只限",
+    # `only` before a time or place phrase: `only permitted during the family session`
+    "only during", "only once", "only between", "only within", "only until",
+    "только во время", "только в течение", "только после того",
 )  # fmt: skip
 _UNLESS = (
     "unless", "except if", "except when", "except where",
     "если только не", "за исключением случаев, когда", "кроме случаев, когда",
     "за исключением случаев", "кроме случаев", "если иное не", "除非",
+    # `must be returned full, otherwise X` states `X unless returned full`
+    "otherwise", "иначе", "в противном случае",
 )  # fmt: skip
 _IF = (
     "if", "in case", "whenever", "as long as", "so long as", "если", "в случае", "если же",
@@ -158,7 +163,7 @@ _PROVISO = (
 """`provided`, `as long as` are read both ways in practice: they agree with `if` and `only if`."""
 _EXCEPT = (
     "except", "except for", "excluding", "with the exception of", "other than", "apart from",
-    "кроме", "за исключением", "исключая", "除了", "除外", "以外", "不包括",
+    "кроме", "за исключением", "исключая", "除了", "除外", "以外的", "不包括",
 )  # fmt: skip
 _UNTIL = ("until", "till", "пока не", "до тех пор, пока", "до тех пор пока", "直到", "直至")
 
@@ -182,7 +187,7 @@ def _alternation(phrases: Iterable[str], ahead: Iterable[str] = ()) -> re.Patter
 
 
 _EXCEPT_RE = _alternation(_EXCEPT)
-_ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,12}?[外以]")
+_ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,24}?[外以]")
 _RU_UNIT_WORDS = ("час", "сутки", "неделю", "месяц", "год", "минуту", "раз")
 """Bare units that count one (`минимум на сутки`, `максимум час`)."""
 _NUMBER_AHEAD = (
@@ -209,6 +214,12 @@ _CONDITION_RES = tuple(
     )
 )
 """(kind, first words that must occur for the pattern to be tried, pattern)."""
+_ONLY_PREP = re.compile(
+    r"\b(only|только|лишь)\b(?:\s+[^\s,;□\d]+){0,3}?\s+"
+    r"(during|within|between|on|in|at|after|until|with|во время|в течение|после|в|во|на|при)\b"
+)
+"""`only permitted during Y`, `разрешено только после Y`: `only` a few words before a time,
+place or means phrase states a necessary condition, as `only if` does."""
 _ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+[^\s,;]+){1,4}?\s+□")
 """`only` a few words before a masked `if`: `should only be given to children if …`."""
 _WITHIN_OF = re.compile(
@@ -414,9 +425,23 @@ def _slots(text: str) -> Slots:
             negated = _without(negated, main[0])
         else:
             conditions["except"] = word
+    elif (
+        main
+        and "until" in conditions
+        and not {"onlyif", "if"} & set(conditions)
+        and _one_clause_or_comma(lowered, where.get("until"), main_at[0])
+    ):
+        # `not confirmed until Y` is `confirmed only once Y`: one canonical form
+        conditions["onlyif"] = conditions.pop("until")
+        negated = _without(negated, main[0])
     only_if = "if" in conditions and _ONLY_SPLIT.search(masked) is not None
+    only_prep = None if conditions else _ONLY_PREP.search(masked)
     if only_if:
         conditions["onlyif"] = "only … " + conditions.pop("if")  # `should only be given … if`
+    elif only_prep is not None:
+        # `are only permitted during the family session`: a necessary time, place or means
+        conditions["onlyif"] = f"{only_prep.group(1)} … {only_prep.group(2)}"
+        only_if = True
     elif (
         "onlyif" in conditions
         and main
@@ -503,6 +528,14 @@ def _governs_rule(text: str, located: list[tuple[int, Negation]]) -> bool:
     if at is None or other is None:
         return True  # the negation before `without`: read as before
     return _CONTRAST.search(text, at, other) is None
+
+
+def _one_clause_or_comma(text: str, a: int | None, b: int) -> bool:
+    """`a` and `b` at most one comma apart, with no contrast between (`not confirmed, until`)."""
+    if a is None:
+        return False
+    lo, hi = min(a, b), max(a, b)
+    return _CONTRAST.search(text, lo, hi) is None and len(_CLAUSE_BREAK.findall(text, lo, hi)) <= 1
 
 
 def _one_clause(text: str, a: int | None, b: int) -> bool:
@@ -862,7 +895,9 @@ def compare(
     evidence states the opposite value: a negated predicate, the reverse order)."""
     out: list[RiskSignal] = []
     opposite: list[RiskSignal] = []
-    claim = _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence)
+    claim = _only_as_except(
+        _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence), evidence
+    )
     relevant = [e for e in evidence.negated if _first(e[0]) & claim_keys]
     unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
     unmatched_evidence = [e for e in relevant if not any(_meets(c, e) for c in claim.negated)]
@@ -952,11 +987,29 @@ def _necessary_made_sufficient(claim: Slots, evidence: Slots) -> list[RiskSignal
         or claim.main_negated
         or _REQUIRED & set(claim.modality)
         or not _REQUIRED & set(evidence.modality)
-        or {"if", "onlyif", "proviso", "except"} & set(evidence.conditions)
+        or {"if", "onlyif", "except"} & set(evidence.conditions)
     ):
         return []
     stated = next(evidence.modality[k] for k in ("strict", "obligation") if k in evidence.modality)
     return [RiskSignal(SignalCode.CONDITION_CHANGED, f"{claim.sufficient} (evidence: {stated})")]
+
+
+def _only_as_except(claim: Slots, evidence: Slots) -> Slots:
+    """`X only during Y` (只有Y才X, `X только если Y`) states `not X, except during Y` (除Y外，
+    不X): read the claim in the evidence's form when the evidence states the rule as a
+    negation with an exception and the claim negates nothing. The evidence keeps its
+    negation, so a claim that drops the exception (`X is permitted`) still clashes with it."""
+    if (
+        "onlyif" not in claim.conditions
+        or claim.negated
+        or "except" not in evidence.conditions
+        or not evidence.main_negated
+        or {"onlyif", "if", "unless"} & set(evidence.conditions)
+    ):
+        return claim
+    conditions = {k: v for k, v in claim.conditions.items() if k != "onlyif"}
+    conditions["except"] = f"only … ({claim.conditions['onlyif']})"
+    return replace(claim, conditions=conditions, negated=evidence.negated, condition_content={})
 
 
 def _if_not_as_unless(claim: Slots, evidence: Slots) -> Slots:

@@ -901,7 +901,10 @@ NEGATION = WordClass.of(
     "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
     "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
-    "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于",
+    "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, "
+    # words that only contain a negation character: force majeure, deductible waiver,
+    # real estate, adverse (reaction), illegal
+    "不可抗力, 不计免赔, 不动产, 不良, 不法, 无人机, 非法",
 )
 UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, throughout, "
@@ -1010,12 +1013,15 @@ _BOUND_RE = re.compile(
 _LATENESS = frozenset(
     {"no later than", "not later than", "no earlier than", "не позднее", "не позже",
      "не ранее", "не раньше", "не позднее чем за", "не позже чем за", "не позднее, чем за",
-     "не позднее за", "не раньше чем за", "не ранее чем", "не ранее, чем за"}
+     "не позднее за", "не раньше чем за", "не ранее чем", "не ранее, чем за",
+     "не ранее чем за", "не раньше, чем за", "не позже, чем за", "up to"}
 )  # fmt: skip
 _AHEAD_OF_EVENT = re.compile(
-    r"[\w.,–-]+(?:\s+[\w–-]+){0,2}?\s+(?:до|before|prior to|ahead of)(?![\w-])", re.IGNORECASE
+    r"[\w.,–-]+(?:\s+[\w–-]+){0,8}?\s+(?:до|before|prior to|ahead of)(?![\w-])", re.IGNORECASE
 )
-"""`… 3 days before the start`: a bound on the time ahead of an event turns over."""
+"""`… 3 days before the start`: a bound on the time ahead of an event turns over (`no later
+than 3 days before` = at least 3 days ahead; `up to 10 days before` too), also across a second
+bound of the same span (`не ранее чем за 3 месяца и не позднее чем за 15 дней до`)."""
 _NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 ZH_BOUND_BEFORE = re.compile(
     r"(最多只能|只能|仅能|未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
