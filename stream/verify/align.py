@@ -61,6 +61,7 @@ from stream.verify.tokens import EN_STOP, RU_STOP, ZH_STOP_CHARS, token_spans
 from stream.verify.units import (
     AFTER,
     BEFORE,
+    BOUND_AFTER_AMOUNT,
     CACHE_TEXT_CHARS,
     EN_NUMBERS,
     HEDGE,
@@ -274,6 +275,17 @@ def _mask_closed(text: str) -> str:
     return _CLOSED_CJK_RE.sub(lambda m: " " * len(m.group()), text)  # spans stay claim offsets
 
 
+def _mask_after_bounds(text: str) -> str:
+    """A bound written after its amount (`21 or older`, `2000 рублей и больше`) is a slot, not
+    words to align: spaces instead (offsets stay the claim's)."""
+    if not _AFTER_HEADS.search(text):
+        return text
+    for m in BOUND_AFTER_AMOUNT.finditer(text):
+        text = text[: m.start(1)] + " " * (m.end(1) - m.start(1)) + text[m.end(1) :]
+    return text
+
+
+_AFTER_HEADS = re.compile(r"(?<![\w-])(?:or|and|и|или)\s", re.IGNORECASE)
 _CLOSED_CHARS = frozenset(
     {
         *(w for w in _CLOSED_CJK if len(w) == 1),
@@ -712,7 +724,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             states_other.append(signal)  # the same kind of amount, another value
 
     # content words (Latin, Cyrillic) and Chinese words
-    masked = _mask_closed(claim_n)
+    masked = _mask_after_bounds(_mask_closed(claim_n))
     ev_keys = ev.get(span_keys)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
     claim_keys: set[str] = set()
@@ -1867,6 +1879,9 @@ def _content(word: str) -> bool:
     ) and bool(keys(word))
 
 
+_BOUND_ADJECTIVE = re.compile(r"(?i)(?:minim|maxim|минимальн|максимальн|最低|最高|最少|最多)")
+
+
 def _restricts(word: str) -> bool:
     """A word that may restrict a subject's head: a content word, not a quantifier (`all`,
     `каждая`: the quantifier rules compare those), a number, a pronoun or the addressee."""
@@ -1874,6 +1889,8 @@ def _restricts(word: str) -> bool:
         return False
     if any(word in cls.words or word in cls.cjk for cls in (UNIVERSAL, MAJORITY, SOME)):
         return False
+    if _BOUND_ADJECTIVE.match(word):
+        return False  # `минимальная сумма`: a bound on the amount, compared as one
     if has_cjk(word):
         return len(word) > 1 and zh_tags(word).get(word, "") in _ZH_MODIFIER_TAGS
     if word[0] in "абвгдеёжзийклмнопрстуфхцчшщъыьэюя":
@@ -1881,6 +1898,13 @@ def _restricts(word: str) -> bool:
             t.startswith(("ADJF", "PRTF", "NOUN")) and "Apro" not in t for t in ru_tags(word)
         )
     return word not in _EN_FOCUS and not (word.endswith("ly") and _is_adverb(word))
+
+
+def _rests_on(claim: str, sentence: str) -> bool:
+    """At least two thirds of the claim's content words are the sentence's."""
+    mine = [_content_keys(w) for w in _clause_words(claim)]
+    theirs = _content_keys(sentence)
+    return bool(mine) and sum(1 for k in mine if k & theirs) * 3 >= len(mine) * 2
 
 
 def _dropped_restriction(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
@@ -1904,11 +1928,28 @@ def _dropped_restriction(claim: str, focus: str, claim_keys: frozenset[str]) -> 
         if head is None or len(words) > MAX_SUBJECT_WORDS:
             continue
         modifiers = [w for w in words[max(0, head - 2) : head] if _restricts(w)]
-        if not modifiers or not (addressed or keys(words[head]) & c_keys):
+        if not modifiers:
+            continue
+        c_head = next((w for w in reversed(c_words) if _content(w)), None)
+        e_keys = frozenset().union(*(keys(w) for w in words))
+        if (
+            not addressed
+            and c_head is not None
+            and _rests_on(claim, focus[a:b])
+            and not keys(c_head) & e_keys
+            and not claim_side(c_head) & (keys(words[head]) | evidence_keys(words[head]))
+            and not keys(words[head]) & claim_keys
+            and any(keys(m) & c_keys for m in modifiers)
+        ):
+            # `Overdue items` for `Overdue adult books`: the claim keeps a modifier and puts
+            # another, wider head in place of the evidence's
+            said = ("" if has_cjk(words[0]) else " ").join(words[: head + 1])
+            mine = ("" if c_words and has_cjk(c_words[0]) else " ").join(c_words)
+            return [RiskSignal(SignalCode.CONDITION_DROPPED, f"{said} (claim: {mine})")]
+        if not (addressed or keys(words[head]) & c_keys):
             continue
         if addressed and keys(words[head]) & claim_keys:
             continue  # `You can hire the hall` for `The hall can be hired`: not its subject
-        e_keys = frozenset().union(*(keys(w) for w in words))
         if not addressed and any(_content(w) and not keys(w) & e_keys for w in c_words):
             continue  # the claim names a kind of its own: another clause's subject
         dropped = [m for m in modifiers if not keys(m) & claim_keys and m not in claim.lower()]

@@ -41,6 +41,9 @@ from stream.verify.units import (
     scan,
     short_cache,
 )
+from stream.verify.units import (
+    BOUND_AFTER_AMOUNT as _BOUND_AFTER_AMOUNT,
+)
 
 # --------------------------------------------------------------------------- word classes
 
@@ -616,6 +619,9 @@ _NEGATED_MODAL_HEADS = _heads(
 _FREQUENCY_HEADS = _heads(("every", "each", "каждые", "каждый", "каждую", "каждое", "每"))
 
 
+_AFTER_AMOUNT_HEADS = re.compile(r"(?<![\w-])(?:or|and|и|или)\s")
+
+
 @short_cache(maxsize=2048)
 def _bound_masked(text: str) -> str:
     """`text` with bound phrases masked (`no more than`, `не превышать`, 不超过), and a Chinese
@@ -623,6 +629,10 @@ def _bound_masked(text: str) -> str:
     it orders no events."""
     if has_cjk(text):
         text = _ZH_AMOUNT_AFTER.sub(lambda m: m.group(1) + _MASK * len(m.group(2)), text)
+    if _AFTER_AMOUNT_HEADS.search(text):
+        # `21 or older`, `1500 рублей и больше`: the bound written after its amount
+        for m in _BOUND_AFTER_AMOUNT.finditer(text):
+            text = text[: m.start(1)] + _MASK * (m.end(1) - m.start(1)) + text[m.end(1) :]
     if not _may_have(text, _BOUND_HEADS):
         return text
     return _mask(_mask(text, _NEGATED_BOUND), _BOUND_PHRASE_RE)

@@ -136,8 +136,6 @@ def normalize_zh(text: str) -> str:
     of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays.
     Clock times of the 12-hour form become 24-hour ones in any language (`6 pm` → `18:00`)."""
     text = normalize_clock(text)
-    if "p" in text and _PENCE.search(text):
-        text = _PENCE.sub(lambda m: f"£0.{int(m.group(1)):02d}", text)
     if not has_cjk(text):
         return text
 
@@ -352,9 +350,11 @@ def _spoken_clock(text: str) -> str:
 def normalize_clock(text: str) -> str:
     """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`, `8:30` → `08:30`, `9 вечера` → `21:00`, `с 10
     до 19 часов` → `с 10:00 до 19:00`, `eight in the morning` → `08:00`: both sides write a
-    time of day the same way."""
+    time of day the same way (and sterling's subunit: `15 pence` → `£0.15`)."""
     if _SPOKEN_CLOCK_HEADS.search(text):
         text = _spoken_clock(text)
+    if "p" in text and _PENCE.search(text):
+        text = _PENCE.sub(lambda m: f"£0.{int(m.group(1)):02d}", text)
     if "утра" in text or "вечера" in text:
         text = _RU_CLOCK.sub(_ru_clock, text)
     if "час" in text:
@@ -677,10 +677,15 @@ def not_a_count(lowered: str, at: int) -> bool:
 
 
 def once_after(lowered: str) -> bool:
-    """The text has the conjunction `once` (`once you are notified` = after you are notified)."""
+    """The text has the conjunction `once` (`once you are notified` = after you are notified);
+    `only once you confirm` is a necessary condition, compared as one."""
     at = lowered.find("once")
     while at >= 0:
-        if (at == 0 or not lowered[at - 1].isalpha()) and _ONCE_CLAUSE.match(lowered, at + 4):
+        if (
+            (at == 0 or not lowered[at - 1].isalpha())
+            and _ONCE_CLAUSE.match(lowered, at + 4)
+            and not lowered.endswith("only ", 0, at)
+        ):
             return True
         at = lowered.find("once", at + 4)
     return False
@@ -1067,6 +1072,7 @@ _EN_BOUND_AFTER = re.compile(
 )
 """`two guests a day at most`, `ten nights or longer`, `21 or older`, `1500 рублей и больше`: a
 bound written after its amount."""
+BOUND_AFTER_AMOUNT = _EN_BOUND_AFTER
 
 
 @short_cache(maxsize=1024)

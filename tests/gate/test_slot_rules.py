@@ -665,3 +665,202 @@ def test_a_dropped_restriction_of_the_subject_is_not_entailed(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
+
+
+# Fifth round (issue 17): each rule's faithful case, written for this file, failed before it;
+# each guard keeps the verdict the rule must not give up. Run by `_verdict_in`, as above.
+FIFTH_ROUND = [
+    # `at once` is no count; the conjunction `once` is `after`
+    (
+        "Members can borrow up to six books at once.",
+        "Members may borrow up to 6 books at a time.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Once your parcel has shipped, it arrives within five days.",
+        "Parcels arrive within 5 days after they have shipped.",
+        "en",
+        "entailed",
+    ),
+    ("Members can renew a book once.", "Members may renew a book twice.", "en", "insufficient"),
+    # `each` after a price; free-choice `any` under an obligation, not under a negation
+    ("Extra towels cost £2 each.", "Extra towels cost £2.", "en", "entailed"),
+    (
+        "You must report any damage within two days.",
+        "Damage must be reported within 2 days.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Trial accounts do not count against any storage limit.",
+        "Trial accounts do not count against the team storage limit.",
+        "en",
+        "insufficient",
+    ),
+    # 都 agreeing with a list; a bare 都 still widens
+    ("网页和App都可以查询余额。", "余额可以在网页和App查询。", "zh", "entailed"),
+    ("用户都可以免费使用。", "部分用户可以免费使用。", "zh", "insufficient"),
+    # a rule in the next clause keeps its negation beside 仅限
+    ("期刊可以外借。", "期刊仅限馆内阅览，不得外借。", "zh", "contradicted"),
+    # a restrictive 的-clause before a short noun is a condition
+    (
+        "月收入不超过5000元的员工不需要缴税。",
+        "月收入不超过5000元且没有其他收入的员工，不需要缴税。",
+        "zh",
+        "insufficient",
+    ),
+    # a requirement stated as enough
+    (
+        "As long as you show your ticket, you can enter the hall.",
+        "You must show your ticket to enter the hall.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "To enter the hall, you have to show your ticket.",
+        "You must show your ticket to enter the hall.",
+        "en",
+        "entailed",
+    ),
+    ("只要出示学生证就可以入场。", "参观者须出示学生证入场。", "zh", "insufficient"),
+    # negated needs; `without X` and `X is not paid`
+    ("Детям до пяти лет билет не нужен.", "Детям до 5 лет билет не требуется.", "ru", "entailed"),
+    # an elliptic `but not` clause stays in focus
+    (
+        "Luggage you pack yourself is covered for theft.",
+        "Luggage you pack yourself is covered for loss but not for theft.",
+        "en",
+        "contradicted",
+    ),
+    # the claim negates the very word the evidence states
+    ("Поддержка не работает в выходные.", "Поддержка работает без выходных.", "ru", "contradicted"),
+    # times of day in words
+    ("The shop opens at seven in the morning.", "The shop opens at 07:00.", "en", "entailed"),
+    ("The shop opens at seven in the evening.", "The shop opens at 07:00.", "en", "insufficient"),
+    ("Выезд из номера до полудня.", "Выезд из номера до 12:00.", "ru", "entailed"),
+    ("Заезд в номер с двух часов дня.", "Заезд в номер с 14:00.", "ru", "entailed"),
+    ("Завтрак подают до половины одиннадцатого.", "Завтрак подают до 10:30.", "ru", "entailed"),
+    ("请在开考前一刻钟入场。", "请在开考前15分钟入场。", "zh", "entailed"),
+    ("The class lasts three quarters of an hour.", "The class lasts 45 minutes.", "en", "entailed"),
+    ("押金是房费的一点五倍。", "押金为房费的1.5倍。", "zh", "entailed"),
+    # bounds written after the amount or by an adjective
+    (
+        "You must be 18 or older to rent a kayak.",
+        "You must be at least 18 to rent a kayak.",
+        "en",
+        "entailed",
+    ),
+    (
+        "You must be 18 or younger to rent a kayak.",
+        "You must be at least 18 to rent a kayak.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Доставка бесплатна при заказе на 2000 рублей и больше.",
+        "Доставка бесплатна при заказе от 2000 рублей.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Сумма заказа должна быть не меньше 500 рублей.",
+        "Минимальная сумма заказа составляет 500 рублей.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Сумма заказа должна быть не больше 500 рублей.",
+        "Минимальная сумма заказа составляет 500 рублей.",
+        "ru",
+        "contradicted",
+    ),
+    ("Printing costs 15 pence a page.", "Printing costs £0.15 per page.", "en", "entailed"),
+    (
+        "Если поезд опоздал, пассажир получает компенсацию.",
+        "Если поезд опоздал более чем на 60 минут, пассажир получает компенсацию.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "You can cancel for free at least 7 days before the event.",
+        "You can cancel for free up to 7 days before the event.",
+        "en",
+        "entailed",
+    ),
+    # condition forms
+    (
+        "Dogs are only allowed in the garden.",
+        "Dogs are not allowed, except in the garden.",
+        "en",
+        "entailed",
+    ),
+    ("Dogs are allowed.", "Dogs are not allowed, except in the garden.", "en", "contradicted"),
+    (
+        "Your account is active only once you confirm your email.",
+        "Your account is not active until you confirm your email.",
+        "en",
+        "entailed",
+    ),
+    (
+        "If the bike is not returned by 18:00, a late fee of £10 applies.",
+        "The bike must be returned by 18:00, otherwise a late fee of £10 applies.",
+        "en",
+        "entailed",
+    ),
+    # a limit pointing back, an amount in a restrictive relative clause
+    (
+        "Customers who complain receive a voucher.",
+        "Customers who complain within that period receive a voucher.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Bulky waste is collected every month.",
+        "Bulky waste is collected every month for households that pay a fee of £20.",
+        "en",
+        "insufficient",
+    ),
+    # a clause elided with a dash owns the claim that takes its words
+    (
+        "Входной билет для студентов стоит 300 рублей.",
+        "Входной билет стоит 300 рублей, а для студентов — 150 рублей.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Входной билет стоит 300 рублей.",
+        "Входной билет стоит 300 рублей, а для студентов — 150 рублей.",
+        "ru",
+        "entailed",
+    ),
+    # Russian aspect partners
+    ("Посуду нужно упаковывать в коробки.", "Посуду нужно упаковать в коробки.", "ru", "entailed"),
+    # a subject that keeps a modifier and puts a wider head in place of the evidence's
+    (
+        "Overdue items are charged 50 pence a day.",
+        "Overdue adult books are charged £0.50 per day.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Overdue adult books are charged 50 pence a day.",
+        "Overdue adult books are charged £0.50 per day.",
+        "en",
+        "entailed",
+    ),
+    # Chinese localizers and particles
+    ("请在App上预约。", "请在App预约。", "zh", "entailed"),
+]
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), FIFTH_ROUND)
+def test_fifth_round_rules_and_their_guards(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
+
+
+def test_words_that_only_contain_a_negation_character_negate_nothing() -> None:
+    assert slots_of("发生不可抗力时，合同可以解除。").negated == ()
+    assert slots_of("购买不计免赔服务后，无需承担损失。").negated != ()
