@@ -64,6 +64,10 @@ NO_LIFT: frozenset[SignalCode] = frozenset(
         SignalCode.MODALITY_STRENGTHENED,
         SignalCode.ABSOLUTE_UNSUPPORTED,
         SignalCode.INFERENCE_CUE,
+        # a condition the rules see changed (only if -> if, a requirement stated as enough):
+        # an overreach a generator makes often and a small model, reading a claim that shares
+        # every word with its evidence, sees least (dropped ones are slot mismatches, final)
+        SignalCode.CONDITION_CHANGED,
     }
 )
 """Risk signals under which the learned model may not lift a claim (the LLM still may)."""

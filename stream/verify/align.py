@@ -828,7 +828,21 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             # crowns one year`): each amount is read with the words of its own part
             others = tuple(o for o in others if o.text in part)
             q_keys = _content_keys(part)
-        found_in = None if q.frequency else _clause_of(q, sentences, q_keys, others)
+        if q.frequency:
+            continue
+        elsewhere = _window_of_amount(q, window_n, claim_n)
+        if elsewhere is not None:
+            # another citation has the amount; the one carrying the claim states another:
+            # not supported, but no contradiction either (the citations may not be about
+            # one event)
+            mismatches.append(
+                RiskSignal(
+                    SignalCode.NUMBER_MISMATCH,
+                    f"{q.text} (evidence, for this: {_q(elsewhere[1])})",
+                )
+            )
+            continue
+        found_in = _clause_of(q, sentences, q_keys, others)
         if found_in is None:
             continue
         amounts = found_in[1]
@@ -1145,6 +1159,37 @@ _CLAUSE_SPLITS = (
     re.compile(r"[,，]|\s(?:and|и|а)\s"),
 )
 """Sentences of a merged span first, then its clauses, then its comma-separated parts."""
+
+
+def _window_of_amount(
+    q: Quantity, focus: str, claim: str
+) -> tuple[str, tuple[Quantity, ...]] | None:
+    """With support spread over several cited windows (joined by newlines), a claim's amount
+    belongs to the window that carries the claim's other words: `In 1947, PDO switched to a
+    cool phase` rests on `1945/1946: The PDO changed to a cool phase` even when another
+    citation lists 1947 among other years. That window and its amounts of the kind, when the
+    amount's own windows carry the claim much less; None otherwise."""
+    if "\n" not in focus:
+        return None
+    words = [w for w in _clause_words(claim) if not any(c.isdigit() for c in w)]
+    if len(words) < 2:
+        return None
+    mine = [_content_keys(w) for w in words]
+
+    def share(window: str) -> float:
+        theirs = _content_keys(window)
+        return sum(1 for k in mine if k & theirs) / len(mine)
+
+    windows = [w for w in focus.split("\n") if w.strip()]
+    stated = [quantities(normalize_zh(w)) for w in windows]
+    holding = [i for i, es in enumerate(stated) if any(same_amount(q, e) for e in es)]
+    if not holding or max(share(windows[i]) for i in holding) >= 0.5:
+        return None
+    for i, window in enumerate(windows):
+        amounts = tuple(e for e in stated[i] if e.unit == q.unit and not e.frequency)
+        if i not in holding and amounts and share(window) * 3 >= 2:
+            return window, amounts
+    return None
 
 
 def _clause_of(

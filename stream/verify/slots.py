@@ -1148,7 +1148,7 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     for kind in ("obligation", "strict", "guarantee"):
         if kind == "obligation" and "onlyif" in evidence.conditions:
             continue  # `can only be taken with approval` says `taking it requires approval`
-        if kind in ("obligation", "strict") and not e_kinds and not evidence.hedge:
+        if kind == "obligation" and not e_kinds and not evidence.hedge:
             continue  # a rule stated plainly (`rent is paid by the 5th`) is one you must keep
         if kind in c_kinds and kind not in e_kinds:
             stated = next(iter(evidence.modality.values()), "none")

@@ -153,3 +153,17 @@ async def test_a_failing_model_never_passes_a_claim(broken: str) -> None:
 async def test_a_cascade_needs_a_second_tier() -> None:
     with pytest.raises(ValueError, match="learned model, an LLM"):
         CascadeChecker(Fixed("rules", RULES))
+
+
+async def test_a_condition_the_rules_see_changed_is_not_lifted_by_the_model() -> None:
+    """`If you have bought the add-on, X is covered` for `X is covered only if you have bought
+    the add-on` shares every word with its evidence: a model trained on reviewers' labels
+    lifted such claims, so a changed condition is left to the rules (or an LLM)."""
+    learned = Fixed("model", {"cond": (E, 0.99, ())})
+    cascade = CascadeChecker(
+        Fixed("rules", {"cond": (INS, 0.9, (SignalCode.CONDITION_CHANGED,))}), learned=learned
+    )
+    out = await cascade.check_many([req("cond")])
+    assert learned.seen == []
+    assert out["cond"].verdict is INS
+    assert SignalCode.CONDITION_CHANGED in NO_LIFT

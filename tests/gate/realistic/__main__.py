@@ -1,4 +1,6 @@
-"""`python -m tests.gate.realistic [--data DIR] [--show] [--list] [--check]`: the suite's figures.
+"""`python -m tests.gate.realistic [--data DIR] [--model DIR] [--show] [--list] [--check]`.
+
+The suite's figures (with `--model DIR`, of the cascade rules -> that learned model).
 
 Per language and answer form: faithful claims accepted (n, %), faithful claims called
 `contradicted`, overreaching claims accepted, contradictions called `contradicted`, and the
@@ -10,9 +12,17 @@ per-answer decisions. ``--show`` lists every case judged wrongly with the checke
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from stream.checkers.base import SyncChecker
+from stream.checkers.cascade import CascadeChecker
+from stream.checkers.model import model_checker
+from stream.errors import UsageError
+from stream.verify.checkers import RulesChecker
+from stream.verify.model import CheckRequest, CheckResult, Ref
 from tests.gate.realistic.harness import FORMS, Figures, Run, Suite, is_wrong, load_suite, run_suite
 
 
@@ -85,12 +95,41 @@ def counts(suite: Suite) -> str:
     return "\n".join(lines)
 
 
+class CascadeJudge:
+    """Rules, then the learned model where the cascade lets it lift (`--model DIR`)."""
+
+    def __init__(self, cascade: CascadeChecker) -> None:
+        self.cascade = cascade
+        self.loop = asyncio.new_event_loop()
+
+    @classmethod
+    def of(cls, model: Path) -> CascadeJudge:
+        return cls(CascadeChecker(SyncChecker(RulesChecker()), learned=model_checker(str(model))))
+
+    @property
+    def ref(self) -> Ref:
+        return self.cascade.ref
+
+    def __call__(self, requests: Sequence[CheckRequest]) -> Mapping[str, CheckResult]:
+        return self.loop.run_until_complete(self.cascade.check_many(requests))
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.cascade.close())
+        self.loop.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.gate.realistic", description=__doc__)
     parser.add_argument("--data", type=Path, help="directory with en.py/ru.py/zh.py data modules")
     parser.add_argument("--show", action="store_true", help="list every wrongly judged case")
     parser.add_argument("--list", action="store_true", help="print the cases, run nothing")
     parser.add_argument("--check", action="store_true", help="validate the data, run nothing")
+    parser.add_argument(
+        "--model",
+        type=Path,
+        metavar="DIR",
+        help="judge with the cascade rules -> model (a directory written by `citegate learn`)",
+    )
     args = parser.parse_args(argv)
     if args.data is not None and not args.data.is_dir():
         print(f"error: --data {args.data} is not a directory", file=sys.stderr)
@@ -110,7 +149,18 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(problems) or "data well-formed")
         print(counts(suite))
         return 1 if problems else 0
-    run = run_suite(suite)
+    judge = None
+    if args.model is not None:
+        try:
+            judge = CascadeJudge.of(args.model)
+        except (UsageError, OSError) as exc:
+            print(f"error: --model {args.model}: {exc}", file=sys.stderr)
+            return 2
+    try:
+        run = run_suite(suite, judge=judge)
+    finally:
+        if judge is not None:
+            judge.close()
     for failure in run.split_failures:
         print(f"SPLIT MISMATCH {failure.message}", file=sys.stderr)
     if args.show:

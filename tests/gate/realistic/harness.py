@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from stream.codec import answer_from_obj
 from stream.verify.checkers import RulesChecker
 from stream.verify.citations import DocumentSnapshot, sha256_hex
 from stream.verify.claims import strip_markers
-from stream.verify.model import AnswerResult, Document
-from stream.verify.pipeline import verify_answer
+from stream.verify.model import AnswerResult, CheckRequest, CheckResult, Document, Ref
+from stream.verify.pipeline import finish, prepare, run_checker
 from tests.gate.realistic.model import LANGUAGES, Case, Doc, sentence_spans
 
 Form = Literal["quote", "passage", "document"]
@@ -269,17 +269,46 @@ def _check_clean(answer_id: str, result: AnswerResult) -> None:
         raise HarnessError(f"{answer_id}: deterministic errors {problems}")
 
 
+class Judge(Protocol):
+    """What judges an answer's claims: the rules checker, or a cascade (`--model DIR`)."""
+
+    @property
+    def ref(self) -> Ref: ...
+
+    def __call__(self, requests: Sequence[CheckRequest]) -> Mapping[str, CheckResult]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RulesJudge:
+    """The rules checker alone (the suite's default)."""
+
+    checker: RulesChecker = field(default_factory=RulesChecker)
+
+    @property
+    def ref(self) -> Ref:
+        return self.checker.ref
+
+    def __call__(self, requests: Sequence[CheckRequest]) -> Mapping[str, CheckResult]:
+        return run_checker(self.checker, requests)
+
+
 def run_answer(
-    answer_id: str, form: Form, cases: Sequence[Case], n: int, snapshot: DocumentSnapshot
+    answer_id: str,
+    form: Form,
+    cases: Sequence[Case],
+    n: int,
+    snapshot: DocumentSnapshot,
+    judge: Judge | None = None,
 ) -> tuple[list[Outcome], AnswerOutcome]:
-    checker = RulesChecker()
+    judge = judge or RulesJudge()
     if form == "quote":
         event, written = quote_event(answer_id, cases), None
     elif form == "passage":
         event, written = passage_event(answer_id, cases, n)
     else:
         event, written = document_event(answer_id, cases, n)
-    result = verify_answer(answer_from_obj(event), snapshot, checker)
+    prepared = prepare(answer_from_obj(event), snapshot)
+    result = finish(prepared, judge(prepared.requests), judge.ref)
     _check_clean(answer_id, result)
     if written is not None:
         _check_split(answer_id, result, written)
@@ -335,7 +364,7 @@ class Run:
         )
 
 
-def run_suite(suite: Suite, forms: Iterable[Form] = FORMS) -> Run:
+def run_suite(suite: Suite, forms: Iterable[Form] = FORMS, judge: Judge | None = None) -> Run:
     snapshot = snapshot_of(suite)
     outcomes: list[Outcome] = []
     answers: list[AnswerOutcome] = []
@@ -345,7 +374,7 @@ def run_suite(suite: Suite, forms: Iterable[Form] = FORMS) -> Run:
             for n, cases in enumerate(lang_answers):
                 answer_id = f"{lang}-{form}-{n:03d}"
                 try:
-                    got, decided = run_answer(answer_id, form, cases, n, snapshot)
+                    got, decided = run_answer(answer_id, form, cases, n, snapshot, judge)
                 except SplitMismatch as exc:
                     failures.append(SplitFailure(answer_id, lang, form, tuple(cases), str(exc)))
                     continue

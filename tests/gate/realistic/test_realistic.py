@@ -14,6 +14,8 @@ when the gate improves, never lower it to make a change pass.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from stream.codec import answer_from_obj
@@ -168,3 +170,31 @@ def test_the_issue_example_claims_are_entailed() -> None:
 def test_the_issue_example_first_three_claims_are_accepted() -> None:
     _, decision = _issue_answer(ISSUE_CLAIMS[:3])
     assert decision == "accept"
+
+
+def test_the_cascade_judges_the_suite_and_keeps_what_the_tiers_guarantee(
+    tmp_path: Path, run: Run
+) -> None:
+    """`python -m tests.gate.realistic --model DIR` runs rules -> model: with a model that
+    says `entailed` to everything, a claim the rules call `contradicted`, or hold for a slot
+    or a changed condition, keeps its verdict, and what the rules accept stays accepted."""
+    from tests.gate.realistic.__main__ import CascadeJudge
+    from tests.learned import tiny_model_dir
+
+    yes = tiny_model_dir(tmp_path / "yes", gain=0.0, bias=10.0, threshold=0.5)
+    judge = CascadeJudge.of(yes)
+    try:
+        lifted = run_suite(SUITE, forms=("quote",), judge=judge)
+    finally:
+        judge.close()
+    rules = {(o.answer_id, o.case.claim): o for o in run.outcomes if o.form == "quote"}
+    assert len(lifted.outcomes) == len(rules)
+    for o in lifted.outcomes:
+        before = rules[o.answer_id, o.case.claim]
+        if before.verdict in ("entailed", "contradicted"):
+            assert o.verdict == before.verdict, o.case.claim
+        if any(s.startswith(("condition_changed", "number_mismatch")) for s in before.signals):
+            assert o.verdict != "entailed", o.case.claim
+    assert sum(o.verdict == "entailed" for o in lifted.outcomes) > sum(
+        o.verdict == "entailed" for o in rules.values()
+    )
