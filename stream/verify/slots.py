@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from stream.verify.codes import SignalCode
-from stream.verify.lexicon import keys, ru_lemmas
+from stream.verify.lexicon import keys, ru_lemmas, table
 from stream.verify.model import RiskSignal
 from stream.verify.tokens import EN_STOP, RU_STOP
 from stream.verify.units import (
@@ -883,10 +883,22 @@ def _meets(a: Negation, b: Negation) -> bool:
         # `без отдельной оплаты` / `отдельно не оплачивается`: the noun `without` takes (its
         # first or, after a modifier, its second word) is what the verbal negation negates
         w, v = (a, b) if a_without else (b, a)
-        return bool((_first(w[0]) | _second(w[0])) & _first(v[0]))
+        written = w[1].split()
+        noun = _first(w[0]) | (
+            _second(w[0]) if len(written) > 1 and _is_modifier(written[1]) else frozenset()
+        )
+        return bool(noun & _first(v[0]))
     if a_without:
         return False
     return bool(fa & _second(b[0]) or _second(a[0]) & fb)
+
+
+def _is_modifier(word: str) -> bool:
+    """An adjective or participle (`отдельной` in `без отдельной оплаты`): the noun after it is
+    what `without` takes; not a noun (`без труда вырвал`: `труда` is)."""
+    if word.isascii():
+        return word in table("en").pos.get("a", ())
+    return any(pos in ("ADJF", "PRTF") for _, pos in ru_lemmas(word)[:1])
 
 
 def _adjacent(negation: Negation) -> bool:
