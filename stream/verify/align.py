@@ -1395,6 +1395,10 @@ _DEICTIC_LIMIT = re.compile(
     re.IGNORECASE,
 )
 """`within that time`, `в течение этого срока`: a limit that points back to one stated before."""
+_DIGIT = re.compile(r"\d")
+_DEICTIC_HEADS = re.compile(
+    r"(?i)\b(?:that|this|the same|such)\s|(?:этого|того|указанного|данного)\s"
+)
 _RESTRICTIVE_RELATIVE = re.compile(
     r"(?<![,\s])\s(?:who|that|whose)\s(?:[^,.;:]|[,.](?=\d)){0,60}"
     r"|(?<![,\s])\sкотор\w+\s(?:[^,.;:]|[,.](?=\d)){0,60}",
@@ -1420,13 +1424,13 @@ def _dropped_qualifier(
     claim leaves out: the claim widens what the evidence says to every case."""
     out: list[RiskSignal] = []
     lowered = claim.lower()
-    for m in _DEICTIC_LIMIT.finditer(focus):
-        noun = (m.group(1) or m.group(2) or "").lower()
-        if noun not in lowered:
-            out.append(
-                RiskSignal(SignalCode.CONDITION_DROPPED, f"{m.group().strip()} (claim: none)")
-            )
-    if not any(c.isdigit() for c in focus):
+    if _DEICTIC_HEADS.search(focus):
+        for m in _DEICTIC_LIMIT.finditer(focus):
+            noun = (m.group(1) or m.group(2) or "").lower()
+            if noun not in lowered:
+                detail = f"{m.group().strip()} (claim: none)"
+                out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
+    if not _DIGIT.search(focus) or not _RESTRICTIVE_RELATIVE.search(focus):
         return out
     # only the sentence the claim rests on most: a relative clause elsewhere in a long span
     # restricts something else
