@@ -1027,7 +1027,11 @@ _AHEAD_OF_EVENT = re.compile(
 """`… 3 days before the start`: a bound on the time ahead of an event turns over (`no later
 than 3 days before` = at least 3 days ahead; `up to 10 days before` too), also across a second
 bound of the same span (`не ранее чем за 3 месяца и не позднее чем за 15 дней до`)."""
-_NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+_NEGATED_BEFORE = re.compile(
+    r"(?<![\w-])(?:not|never|n't|не)(?:\s+\w+){0,2}\s*$", re.IGNORECASE
+)
+"""A negation just before a bound word turns it over: `not kept beyond 7 days` (<= 7),
+`не превышает 30 000`, `не должна превышать 8`."""
 ZH_BOUND_BEFORE = re.compile(
     r"(最多只能|只能|仅能|未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
     r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限)[^\d，。；]{0,6}\d"

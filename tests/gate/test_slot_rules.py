@@ -821,6 +821,13 @@ FIFTH_ROUND = [
         "en",
         "insufficient",
     ),
+    # a negation before a bound word turns it over (`не превышает` is an upper bound)
+    (
+        "Вход бесплатный, если сумма покупки не превышает 3000 рублей.",
+        "Вход бесплатный, если сумма покупки составляет не менее 3000 рублей.",
+        "ru",
+        "contradicted",
+    ),
     # a clause elided with a dash owns the claim that takes its words
     (
         "Входной билет для студентов стоит 300 рублей.",
