@@ -1027,9 +1027,7 @@ _AHEAD_OF_EVENT = re.compile(
 """`… 3 days before the start`: a bound on the time ahead of an event turns over (`no later
 than 3 days before` = at least 3 days ahead; `up to 10 days before` too), also across a second
 bound of the same span (`не ранее чем за 3 месяца и не позднее чем за 15 дней до`)."""
-_NEGATED_BEFORE = re.compile(
-    r"(?<![\w-])(?:not|never|n't|не)(?:\s+\w+){0,2}\s*$", re.IGNORECASE
-)
+_NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't|не)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 """A negation just before a bound word turns it over: `not kept beyond 7 days` (<= 7),
 `не превышает 30 000`, `не должна превышать 8`."""
 ZH_BOUND_BEFORE = re.compile(
