@@ -233,17 +233,13 @@ _CLOCK_ONE_DIGIT = re.compile(r"(?<![\d:.,])(\d):([0-5]\d)(?![\d:])")
 
 _NOT_HOURS = frozenset({"once", "twice", "thrice", "single", "double", "triple", "dozen"})
 _SPOKEN_CLOCK_HEADS = re.compile(r" in the |noon|midday|час|утра|вечера|половин|полуд|полден", re.I)
-_RU_CLOCK = re.compile(
-    r"(?<![\w-])((?:в|с|до|по|к|после)\s+)(\d{1,2})\s+(утра|вечера)(?![\w-])", re.IGNORECASE
-)
-"""`с 9 утра`, `до 9 вечера`: a Russian time of day by the part of the day, after a
-preposition (`3 дня`, `2 ночи`, `3 вечера` alone are as often days, nights, evenings)."""
 _RU_CLOCK_RANGE = re.compile(r"(?<![\w-])с\s+(\d{1,2})\s+до\s+(\d{1,2})\s+час(?:ов|а)(?![\w-])")
 """`с 10 до 19 часов` is 10:00 to 19:00, the hours of a day."""
 
 
 def _ru_clock(m: re.Match[str]) -> str:
-    hour, part = int(m.group(2)), m.group(3).lower()
+    raw, part = m.group(2).lower(), m.group(3).lower()
+    hour = int(raw) if raw.isdigit() else _RU_HOURS[raw]
     if hour > 12:
         return m.group(0)
     if part == "вечера" and hour < 12:
@@ -275,13 +271,14 @@ _RU_DAYTIME = re.compile(
     re.IGNORECASE,
 )
 """`двух часов дня`, `в 7 часов утра`: with `час` the part of the day makes it a time."""
-_RU_WORD_CLOCK = re.compile(
-    r"(?<![\w-])((?:в|с|до|по|к|после)\s+)("
+_RU_CLOCK = re.compile(
+    r"(?<![\w-])((?:в|с|до|по|к|после)\s+)(\d{1,2}|"
     + "|".join(sorted((w for w in _RU_HOURS if not w.isdigit()), key=len, reverse=True))
     + r")\s+(утра|вечера)(?![\w-])",
     re.IGNORECASE,
 )
-"""`с шести утра`, `до девяти вечера`: number words, as `_RU_CLOCK` reads digits."""
+"""`с 9 утра`, `до девяти вечера`: a Russian time of day by the part of the day, after a
+preposition (`3 дня`, `2 ночи`, `3 вечера` alone are as often days, nights, evenings)."""
 _RU_ORDINAL_HOURS = {
     "первого": 1, "второго": 2, "третьего": 3, "четвертого": 4, "четвёртого": 4,
     "пятого": 5, "шестого": 6, "седьмого": 7, "восьмого": 8, "девятого": 9, "десятого": 10,
@@ -330,14 +327,6 @@ def _spoken_clock(text: str) -> str:
         text = _EN_NOON.sub(lambda m: f"{m.group(1)} 12:00", text)
     if "час" in lowered:
         text = _RU_DAYTIME.sub(ru, text)
-    if "утра" in lowered or "вечера" in lowered:
-        text = _RU_WORD_CLOCK.sub(
-            lambda m: (
-                m.group(1)
-                + f"{_daytime(_RU_HOURS[m.group(2).lower()], m.group(3).lower()) or 0:02d}:00"
-            ),
-            text,
-        )
     if "половин" in lowered:
         text = _RU_HALF_PAST.sub(
             lambda m: f"{m.group(1)}{_RU_ORDINAL_HOURS[m.group(2).lower()] - 1:02d}:30", text
