@@ -517,8 +517,6 @@ def _sufficient(lowered: str, conditions: Mapping[str, str]) -> str:
 
 
 _CLAUSE_BREAK = re.compile(r"[,;，；。]")
-_CLAUSE_END_MARK = re.compile(r"[,;:.!?，；。！？]")
-"""Punctuation that ends a clause (any language): what a negation or 都 is read within."""
 
 
 _CONTRAST = re.compile(r";|；|\b(?:while|whereas|but|а|но|однако)\b|但")
@@ -747,6 +745,7 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
     return out
 
 
+_NEGATION_CLAUSE_END = re.compile(r"[,;:.!?，；。！？]")
 
 
 def _in_clause(text: str, found: list[re.Match[str]], i: int, most: int = 5) -> int:
@@ -754,7 +753,7 @@ def _in_clause(text: str, found: list[re.Match[str]], i: int, most: int = 5) -> 
     требуется, но в воду…` negates nothing after the comma, so it negates what stands before."""
     n = 0
     for j in range(i + 1, min(len(found), i + 1 + most)):
-        if _CLAUSE_END_MARK.search(text, found[j - 1].end(), found[j].start()):
+        if _NEGATION_CLAUSE_END.search(text, found[j - 1].end(), found[j].start()):
             break
         n += 1
     return n
@@ -764,7 +763,7 @@ def _in_clause_before(text: str, found: list[re.Match[str]], i: int, most: int =
     """How many of the (at most `most`) words before word `i` stand in its clause."""
     n = 0
     for j in range(i - 1, max(-1, i - 1 - most), -1):
-        if _CLAUSE_END_MARK.search(text, found[j].end(), found[j + 1].start()):
+        if _NEGATION_CLAUSE_END.search(text, found[j].end(), found[j + 1].start()):
             break
         n += 1
     return n
@@ -797,11 +796,12 @@ _ZH_AGREEING = frozenset({"都", "均", "全都"})
 _ZH_LISTED = re.compile("[和与及、或]|以及|各|所有|任何|全部|凡")
 """A list, or a quantifier of its own, before 都 in its clause. Not `每`: masked as a frequency
 (`每天`, `每12小时`), it leaves 都 to carry the universal of `每个人都`."""
+_ZH_CLAUSE_BREAK = re.compile("[，。；！？,;]")
 
 
 def _clause_before(text: str, at: int) -> str:
     """The part of `at`'s clause before it (Chinese punctuation ends a clause)."""
-    start = max((m.end() for m in _CLAUSE_END_MARK.finditer(text, 0, at)), default=0)
+    start = max((m.end() for m in _ZH_CLAUSE_BREAK.finditer(text, 0, at)), default=0)
     return text[start:at]
 
 
