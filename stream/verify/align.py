@@ -62,6 +62,7 @@ from stream.verify.units import (
     AFTER,
     BEFORE,
     BOUND_AFTER_AMOUNT,
+    BOUND_AFTER_HEADS,
     CACHE_TEXT_CHARS,
     EN_NUMBERS,
     HEDGE,
@@ -278,14 +279,13 @@ def _mask_closed(text: str) -> str:
 def _mask_after_bounds(text: str) -> str:
     """A bound written after its amount (`21 or older`, `2000 рублей и больше`) is a slot, not
     words to align: spaces instead (offsets stay the claim's)."""
-    if not _AFTER_HEADS.search(text):
+    if not BOUND_AFTER_HEADS.search(text):
         return text
     for m in BOUND_AFTER_AMOUNT.finditer(text):
         text = text[: m.start(1)] + " " * (m.end(1) - m.start(1)) + text[m.end(1) :]
     return text
 
 
-_AFTER_HEADS = re.compile(r"(?<![\w-])(?:or|and|и|или)\s", re.IGNORECASE)
 _CLOSED_CHARS = frozenset(
     {
         *(w for w in _CLOSED_CJK if len(w) == 1),

@@ -25,6 +25,8 @@ from stream.verify.tokens import EN_STOP, RU_STOP
 from stream.verify.units import (
     AFTER,
     BEFORE,
+    BOUND_AFTER_AMOUNT,
+    BOUND_AFTER_HEADS,
     HEDGE,
     INFERENCE,
     LESS,
@@ -40,9 +42,6 @@ from stream.verify.units import (
     once_after,
     scan,
     short_cache,
-)
-from stream.verify.units import (
-    BOUND_AFTER_AMOUNT as _BOUND_AFTER_AMOUNT,
 )
 
 # --------------------------------------------------------------------------- word classes
@@ -619,9 +618,6 @@ _NEGATED_MODAL_HEADS = _heads(
 _FREQUENCY_HEADS = _heads(("every", "each", "каждые", "каждый", "каждую", "каждое", "每"))
 
 
-_AFTER_AMOUNT_HEADS = re.compile(r"(?<![\w-])(?:or|and|и|или)\s")
-
-
 @short_cache(maxsize=2048)
 def _bound_masked(text: str) -> str:
     """`text` with bound phrases masked (`no more than`, `не превышать`, 不超过), and a Chinese
@@ -629,9 +625,9 @@ def _bound_masked(text: str) -> str:
     it orders no events."""
     if has_cjk(text):
         text = _ZH_AMOUNT_AFTER.sub(lambda m: m.group(1) + _MASK * len(m.group(2)), text)
-    if _AFTER_AMOUNT_HEADS.search(text):
+    if BOUND_AFTER_HEADS.search(text):
         # `21 or older`, `1500 рублей и больше`: the bound written after its amount
-        for m in _BOUND_AFTER_AMOUNT.finditer(text):
+        for m in BOUND_AFTER_AMOUNT.finditer(text):
             text = text[: m.start(1)] + _MASK * (m.end(1) - m.start(1)) + text[m.end(1) :]
     if not _may_have(text, _BOUND_HEADS):
         return text

@@ -1064,6 +1064,8 @@ _EN_BOUND_AFTER = re.compile(
 """`two guests a day at most`, `ten nights or longer`, `21 or older`, `1500 рублей и больше`: a
 bound written after its amount."""
 BOUND_AFTER_AMOUNT = _EN_BOUND_AFTER
+BOUND_AFTER_HEADS = _EN_AFTER_HEADS
+"""The first words of a bound written after its amount: a cheap test before the pattern."""
 
 
 @short_cache(maxsize=1024)
