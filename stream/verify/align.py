@@ -28,11 +28,13 @@ from stream.verify.lexicon import (
     bases_of,
     evidence_keys,
     fields,
+    frozen,
     keys,
     opposite,
     predicate,
     ru_lemmas,
     ru_tags,
+    union,
     zh_synonyms,
 )
 from stream.verify.lexicon import (
@@ -336,11 +338,12 @@ def _evidence_word_keys(original: str) -> frozenset[str]:
     and the kinds it names (`business`) would let a claim swap it; hyphenated words offer
     their parts too."""
     w = original.lower()
-    found = keys(w) | evidence_keys(w)
+    found = union((keys(w), evidence_keys(w)))
     if original[:1].isupper():
-        found = frozenset(k for k in found if "=" not in k and not _SENSE_KEY.match(k))
+        named = frozen(k for k in found if "=" not in k and not _SENSE_KEY.match(k))
+        found = found if named == found else named
     if "-" in w and not w.startswith(_NEGATIVE_PREFIXES):
-        found = found.union(*(keys(part) for part in w.split("-")))
+        found = union((found, *(keys(part) for part in w.split("-"))))
     return found
 
 

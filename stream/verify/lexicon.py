@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from stream.verify.tokens import _stem
 
@@ -25,43 +25,79 @@ LEXICON_VERSION = "lex-1"
 """Changes whenever the tables or the key rules change: part of the checker version."""
 
 _DATA = Path(__file__).parent / "data"
+_V = TypeVar("_V")
+
+EMPTY: frozenset[str] = frozenset()
+"""The one empty key set: most words have no keys of a given kind, and each cached empty
+frozenset would be 216 bytes of its own."""
+
+
+def frozen(found: Iterable[str]) -> frozenset[str]:
+    """`found` as a frozenset, sharing `EMPTY` when there is nothing."""
+    out = frozenset(found)
+    return out if out else EMPTY
+
+
+def union(sets: Iterable[frozenset[str]]) -> frozenset[str]:
+    """The union of `sets`; one of them itself when the others add nothing, so cached results
+    share their sets instead of copying them."""
+    out = EMPTY
+    for one in sets:
+        if not out:
+            out = one
+        elif one and not one <= out:
+            out = out | one
+    return out
 
 
 class Table:
-    """Synonym groups, derivation pairs and irregular forms of one language."""
+    """Synonym groups, derivation pairs and irregular forms of one language.
+
+    Built once per process and kept for its life, so it is built compactly: every word, key,
+    tuple and set that occurs more than once is one shared object (the same word is a key of
+    several maps; most Chinese words share their one class), and the text is read line by
+    line rather than held whole beside the maps it becomes."""
 
     __slots__ = ("antonyms", "bases", "fields", "groups", "kinds", "pos")
 
-    def __init__(self, language: str, text: str) -> None:
+    def __init__(self, language: str, lines: Iterable[str]) -> None:
+        shared: dict[Any, Any] = {}
+
+        def one(value: _V) -> _V:
+            """The one object equal to `value` this table holds."""
+            return cast("_V", shared.setdefault(value, value))
+
         groups: dict[str, list[str]] = {}
         bases: dict[str, list[str]] = {}
         self.kinds: dict[str, str] = {}
         self.pos: dict[str, frozenset[str]] = {}
         antonyms: dict[str, set[str]] = {}
         fields: dict[str, list[str]] = {}
-        for n, line in enumerate(text.splitlines()):
-            kind, _, rest = line.partition(" ")
+        for n, line in enumerate(lines):
+            kind, _, rest = line.rstrip("\n").partition(" ")
             if kind.startswith("@"):
-                self.pos[kind[1:]] = frozenset(rest.split())
+                self.pos[kind[1:]] = frozenset(one(w) for w in rest.split())
                 continue
             if kind == "%":
                 code, _, members = rest.partition(" ")
                 if language == "en":  # `% word sense,sense,…`
-                    fields[code] = [f"en%{m}" for m in members.split(",")]
+                    fields[one(code)] = [one(f"en%{m}") for m in members.split(",")]
                 else:  # `% class word word …`
+                    key = one(f"{language}%{code}")
                     for w in members.split():
-                        fields.setdefault(w, []).append(f"{language}%{code}")
+                        fields.setdefault(one(w), []).append(key)
                 continue
             if kind == "!":
                 a, _, b = rest.partition(" ")
+                a, b = one(a), one(b)
                 antonyms.setdefault(a, set()).add(b)
                 antonyms.setdefault(b, set()).add(a)
                 continue
             if kind == "^":
                 word, _, senses = rest.partition(" ")
-                self.kinds[word] = senses  # parsed on use: most words are never asked for
+                self.kinds[one(word)] = one(senses)  # parsed on use: most are never asked for
                 continue
-            words = rest.split()
+            words = [one(w) for w in rest.split()]
             if kind in ("=", "+"):
                 key = f"{language}{kind}{n}"
                 for w in words:
@@ -69,23 +105,23 @@ class Table:
             elif kind == "~" and words:
                 for form in words[1:]:
                     bases.setdefault(form, []).append(words[0])
-        self.groups = {w: tuple(k) for w, k in groups.items()}
-        self.antonyms = {w: frozenset(v) for w, v in antonyms.items()}
-        self.fields = {w: frozenset(v) for w, v in fields.items()}
-        self.bases = {w: tuple(b) for w, b in bases.items()}
+        self.groups = {w: one(tuple(k)) for w, k in groups.items()}
+        self.antonyms = {w: one(frozenset(v)) for w, v in antonyms.items()}
+        self.fields = {w: one(frozenset(v)) for w, v in fields.items()}
+        self.bases = {w: one(tuple(b)) for w, b in bases.items()}
 
 
 @lru_cache(maxsize=3)
 def table(language: str) -> Table:
-    path = _DATA / f"lexicon-{language}.txt.gz"
-    return Table(language, gzip.decompress(path.read_bytes()).decode("utf-8"))
+    with gzip.open(_DATA / f"lexicon-{language}.txt.gz", "rt", encoding="utf-8") as lines:
+        return Table(language, lines)
 
 
 def _senses(word: str) -> tuple[frozenset[str], frozenset[str]]:
     """(own top noun senses, their hypernyms within a few steps) of an English base form."""
     raw = table("en").kinds.get(word)
     if raw is None:
-        return frozenset(), frozenset()
+        return EMPTY, EMPTY
     own, _, up = raw.partition(" ")
     return frozenset(f"h{o}" for o in own.split(",")), frozenset(f"h{u}" for u in up.split(","))
 
@@ -128,7 +164,7 @@ def claim_keys(word: str) -> frozenset[str]:
         found.add(f"s:{root}")
         if stripped:
             found.add(f"a:{stripped}")
-    return frozenset(found)
+    return frozen(found)
 
 
 @lru_cache(maxsize=65536)
@@ -141,24 +177,24 @@ def evidence_keys(word: str) -> frozenset[str]:
         found.add(f"a:{root}")
         if stripped:
             found.add(f"s:{stripped}")
-    return frozenset(found)
+    return frozen(found)
 
 
-@lru_cache(maxsize=65536)
 def kind_keys(word: str) -> frozenset[str]:
     """Keys a claim's English noun has in addition to `keys`: the senses it is a kind of, so
-    `fees` aligns with evidence that says `costs` (never the other way round)."""
+    `fees` aligns with evidence that says `costs` (never the other way round). Not cached
+    itself: `claim_keys`, its one caller, is."""
     if not word.isascii():
-        return frozenset()
-    return frozenset().union(*(_senses(b)[1] for b in _en_bases(word.lower()) or (word.lower(),)))
+        return EMPTY
+    return union(_senses(b)[1] for b in _en_bases(word.lower()) or (word.lower(),))
 
 
-@lru_cache(maxsize=65536)
 def sense_keys(word: str) -> frozenset[str]:
-    """The evidence side of `kind_keys`: the senses an English noun names."""
+    """The evidence side of `kind_keys`: the senses an English noun names (cached by
+    `evidence_keys`)."""
     if not word.isascii():
-        return frozenset()
-    return frozenset().union(*(_senses(b)[0] for b in _en_bases(word.lower()) or (word.lower(),)))
+        return EMPTY
+    return union(_senses(b)[0] for b in _en_bases(word.lower()) or (word.lower(),))
 
 
 # WordNet's morphy detachment rules (wnintro(7WN)): suffix -> replacement, by part of speech.
@@ -293,9 +329,8 @@ def ru_tags(word: str) -> tuple[str, ...]:
     return tuple(str(p.tag) for p in parses[:4] if p.score >= parses[0].score / 2)
 
 
-@lru_cache(maxsize=65536)
 def word_keys(word: str) -> frozenset[str]:
-    """Keys of one lower-cased word (Latin or Cyrillic)."""
+    """Keys of one lower-cased word (Latin or Cyrillic); cached by `keys`, its one caller."""
     if any("\u0400" <= c <= "\u04ff" for c in word):
         word = word.replace("ё", "е")
         keys = {_stem(word, "ru")}
@@ -424,11 +459,9 @@ def predicate(word: str, before: str = "") -> bool:
 def antonyms_of(word: str) -> frozenset[str]:
     """WordNet antonyms (base forms) of an English word's base forms."""
     if not word.isascii():
-        return frozenset()
+        return EMPTY
     t = table("en")
-    return frozenset().union(
-        *(t.antonyms.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),))
-    )
+    return union(t.antonyms.get(b, EMPTY) for b in _en_bases(word.lower()) or (word.lower(),))
 
 
 @lru_cache(maxsize=65536)
@@ -458,14 +491,10 @@ def fields(word: str) -> frozenset[str]:
     with the evidence word it stands for (`submitted` / `sent`, never `compressed` /
     `encrypted`), or of a Russian word (a sense group of the LibreOffice thesaurus)."""
     if any("\u3400" <= c <= "\u9fff" for c in word):
-        return table("zh").fields.get(word, frozenset())
+        return table("zh").fields.get(word, EMPTY)
     if not word.isascii():
         ru = table("ru").fields
-        found = ru.get(word.lower(), frozenset())
-        for lemma, _ in ru_lemmas(word.lower().replace("ё", "е")):
-            found |= ru.get(lemma, frozenset())
-        return found
+        lemmas = ru_lemmas(word.lower().replace("ё", "е"))
+        return union([ru.get(word.lower(), EMPTY), *(ru.get(lemma, EMPTY) for lemma, _ in lemmas)])
     t = table("en")
-    return frozenset().union(
-        *(t.fields.get(b, frozenset()) for b in _en_bases(word.lower()) or (word.lower(),))
-    )
+    return union(t.fields.get(b, EMPTY) for b in _en_bases(word.lower()) or (word.lower(),))
