@@ -36,11 +36,17 @@ def register(sub: Any) -> None:
         " traceparent (docs/performance.md#tracing)",
     )
     p.add_argument(
+        "--memory",
+        action="store_true",
+        help="only the memory figure (e): the worker's RSS after its warm-up and while it"
+        " drains answers citing the whole corpus (docs/performance.md#memory)",
+    )
+    p.add_argument(
         "--baseline",
         metavar="REV",
         default=None,
-        help="with --tracing: also run the worker of this git commit (before the change) side"
-        " by side, e.g. a tag or hash of this repository",
+        help="with --tracing or --memory: also run the worker of this git commit (before the"
+        " change) side by side, e.g. a tag or hash of this repository",
     )
     p.set_defaults(handler=run)
 
@@ -55,9 +61,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--runs must be between 1 and 9")
     sizes = QUICK if args.quick else FULL
     profile = Path(args.profile).resolve() if args.profile else None
-    if args.baseline and not args.tracing:
-        raise UsageError("--baseline goes with --tracing")
-    extra = {"tracing": args.tracing, "baseline": args.baseline}
+    if args.tracing and args.memory:
+        raise UsageError("--tracing and --memory are separate runs: choose one")
+    if args.baseline and not (args.tracing or args.memory):
+        raise UsageError("--baseline goes with --tracing or --memory")
+    extra = {"tracing": args.tracing, "memory": args.memory, "baseline": args.baseline}
     with tempfile.TemporaryDirectory(prefix="citegate-bench-") as tmp:
         root = Path(tmp)
         if args.broker == "embedded":

@@ -69,3 +69,25 @@ async def test_the_tracing_comparison_runs_the_baseline_off_and_on(
         assert label in text, text
     assert re.search(r"spans exported: [1-9][\d,]* requests", text), text
     assert re.search(r"^(PASS|MISS)  tracing off / before: [0-9.]+ ", text, re.M), text
+
+
+async def test_the_memory_run_measures_this_worker_beside_a_baseline(
+    broker_bootstrap: str, tmp_path: Path
+) -> None:
+    """`citegate bench --memory --baseline HEAD`: figure (e) alone, warm and steady RSS of this
+    worker and of a git commit's, and the verdict on the target."""
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout: --baseline has nothing to extract")
+    text = await run_all(broker_bootstrap, tmp_path, TINY, runs=1, memory=True, baseline="HEAD")
+    rows = {}
+    for label in ("before (HEAD)", "this worker"):
+        found = re.search(rf"^    {re.escape(label)}\s+([\d,]+)\s+([\d,]+)\s+([\d,]+)", text, re.M)
+        assert found, text
+        rows[label] = [float(g.replace(",", "")) for g in found.groups()]
+    for warm, steady, answers in rows.values():
+        assert 20 < warm < 4096, text  # MB of a real Python process
+        assert steady >= 0.9 * warm, text  # draining answers frees little of what warm-up held
+        assert answers > 0, text
+    assert re.search(
+        r"^(PASS|MISS)  steady RSS / \(160 MB \+ 1\.2 x cache bound\): [0-9.]+ ", text, re.M
+    ), text

@@ -147,3 +147,17 @@ def test_core_phases_cover_every_phase_and_time_the_analysis() -> None:
     assert found["analysis"] > 0
     assert found["alignment"] > 0
     assert sum(a.nbytes for a in corpus.analyses.values()) > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--tracing", "--memory"], "--tracing and --memory are separate runs"),
+        (["--baseline", "HEAD"], "--baseline goes with --tracing or --memory"),
+    ],
+)
+def test_bench_mode_flags_that_do_not_go_together_are_usage_errors(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", *argv]) == 2
+    assert message in capsys.readouterr().err

@@ -194,10 +194,12 @@ async def run_all(
     broker_pid: int | None = None,
     *,
     tracing: bool = False,
+    memory: bool = False,
     baseline: str | None = None,
 ) -> str:
     """Every figure (a)-(e), or with `tracing` only (f): the tracing comparison against the
-    worker of commit `baseline` (docs/performance.md#tracing)."""
+    worker of commit `baseline` (docs/performance.md#tracing), or with `memory` only (e),
+    beside that worker (docs/performance.md#memory)."""
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
@@ -206,6 +208,21 @@ async def run_all(
     bench.profile_to = profile_to
     bench.broker_pids = procs.tree(broker_pid) if broker_pid else []
     before = load_average()
+    if memory:
+        from stream.worker.bench import memory as memory_bench
+        from stream.worker.bench.tracing import checkout
+
+        tree = checkout(baseline, root / "baseline") if baseline else None
+        log(f"bench: importing {sizes.docs:,} generated documents")
+        await bench.setup()
+        try:
+            measured = await memory_bench.measure(bench, tree, runs, log)
+        finally:
+            bench.close()
+        return (
+            memory_bench.render(measured, bench, baseline, runs)
+            + f"\n{os.cpu_count()} CPUs; load average {before} before, {load_average()} after"
+        )
     if tracing:
         from stream.worker.bench import tracing as tracing_bench
 

@@ -79,6 +79,8 @@ class Throughput:
     """The same for the embedded broker (when the bench started it): the competition."""
     verdict_bytes: int = 0
     decision_bytes: int = 0
+    rss_warm: int = 0
+    """Largest RSS of one process of the tree after the warm-up, before the burst."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +449,10 @@ class Bench:
         if bare is None and claims == 4 and processes == 1 and not cold:
             vbytes = await self.sample_sizes(ns.verdicts)
             dbytes = await self.sample_sizes(ns.decisions)
-        return Throughput(rate, rate * claims, cpu, rss, cores, broker_cpu / wall, vbytes, dbytes)
+        warm_rss = max(before.rss_bytes.values(), default=0)
+        return Throughput(
+            rate, rate * claims, cpu, rss, cores, broker_cpu / wall, vbytes, dbytes, warm_rss
+        )
 
     async def latency(self, rate: float, vbytes: int, dbytes: int, *, bare: bool) -> Latency:
         """Input→decision latency at a steady offered rate (broker timestamps both ends)."""
