@@ -11,18 +11,19 @@ import json
 from dataclasses import replace
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema_rs
 import orjson
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
 
 from stream.errors import InputError
 from stream.verify.codes import InputCode
 from stream.verify.model import Answer
 from stream.verify.parse import Limits, parse_answer
+
+if TYPE_CHECKING:  # the pure-Python validator is imported when first needed (see `validator`)
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 SCHEMA_FILES = {
     "answer": "answer.schema.json",
@@ -42,6 +43,8 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @cache
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     resources_ = [(SCHEMA_FILES[n], Resource.from_contents(load_schema(n))) for n in SCHEMA_FILES]
     registry: Registry = Registry().with_resources(resources_)
     return registry
@@ -49,7 +52,12 @@ def _registry() -> Registry:
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """A cached validator for one of citegate's schemas (relative $refs resolve)."""
+    """A cached validator for one of citegate's schemas (relative $refs resolve).
+
+    Imported on first use: a worker whose answers all pass the compiled check never needs it,
+    and its imports are 9 MB of the worker's memory (docs/performance.md#memory)."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(name), registry=_registry())
 
 
@@ -70,6 +78,8 @@ def schema_error(name: str, instance: object) -> str | None:
     """
     if name in FAST_SCHEMAS and _fast_validator(name).is_valid(instance):
         return None
+    from jsonschema.exceptions import best_match
+
     error = best_match(validator(name).iter_errors(instance))
     if error is None:
         return None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -86,3 +88,21 @@ def test_decision_for_an_answer_with_no_claims() -> None:
 
 def test_fixture_loader_sanity() -> None:
     assert load("seed000_documents.json")["retention-policy"]["version"] == "2026-01"
+
+
+def test_the_worker_imports_the_python_validator_only_to_explain_a_refusal() -> None:
+    """A worker whose answers pass the compiled check never loads jsonschema (9 MB of its
+    memory); the first refused answer loads it and still gets the one-line explanation."""
+    code = (
+        "import sys\n"
+        "import stream.worker.launch, stream.worker.loop\n"
+        "from stream.codec import schema_error\n"
+        "print('jsonschema' in sys.modules)\n"
+        "print(schema_error('answer', {'answer_id': 'a'}))\n"
+        "print('jsonschema' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, explained, after = out.stdout.strip().splitlines()
+    assert before == "False"
+    assert "required property" in explained
+    assert after == "True"
