@@ -91,7 +91,7 @@ def test_fixture_loader_sanity() -> None:
 
 
 def test_the_worker_imports_the_python_validator_only_to_explain_a_refusal() -> None:
-    """A worker whose answers pass the compiled check never loads jsonschema (9 MB of its
+    """A worker whose answers pass the compiled check never loads jsonschema (2 MB of its
     memory); the first refused answer loads it and still gets the one-line explanation."""
     code = (
         "import sys\n"
