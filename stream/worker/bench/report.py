@@ -208,34 +208,24 @@ async def run_all(
     bench.profile_to = profile_to
     bench.broker_pids = procs.tree(broker_pid) if broker_pid else []
     before = load_average()
-    if memory:
+    if memory or tracing:  # one figure, beside the worker of `baseline` when given
         from stream.worker.bench import memory as memory_bench
-        from stream.worker.bench.tracing import checkout
-
-        tree = checkout(baseline, root / "baseline") if baseline else None
-        log(f"bench: importing {sizes.docs:,} generated documents")
-        await bench.setup()
-        try:
-            measured = await memory_bench.measure(bench, tree, runs, log)
-        finally:
-            bench.close()
-        return (
-            memory_bench.render(measured, bench, baseline, runs)
-            + f"\n{os.cpu_count()} CPUs; load average {before} before, {load_average()} after"
-        )
-    if tracing:
         from stream.worker.bench import tracing as tracing_bench
 
         tree = tracing_bench.checkout(baseline, root / "baseline") if baseline else None
         log(f"bench: importing {sizes.docs:,} generated documents")
         await bench.setup()
         try:
-            found = await tracing_bench.measure(bench, tree, runs, log)
+            if memory:
+                found = await memory_bench.measure(bench, tree, runs, log)
+                text = memory_bench.render(found, bench, baseline, runs)
+            else:
+                found = await tracing_bench.measure(bench, tree, runs, log)
+                text = tracing_bench.render(found, baseline, runs)
         finally:
             bench.close()
         return (
-            tracing_bench.render(found, baseline, runs)
-            + f"\n{os.cpu_count()} CPUs; load average {before} before, {load_average()} after"
+            text + f"\n{os.cpu_count()} CPUs; load average {before} before, {load_average()} after"
         )
     log(f"bench: importing {sizes.docs:,} generated documents")
     await bench.setup()
