@@ -489,12 +489,11 @@ def fields(word: str) -> frozenset[str]:
     """The semantic field of an English verb (its first WordNet senses and their hypernyms two
     steps up) or of a Chinese word (its small Cilin class): a paraphrased verb must share one
     with the evidence word it stands for (`submitted` / `sent`, never `compressed` /
-    `encrypted`), or of a Russian word (a sense group of the LibreOffice thesaurus)."""
+    `encrypted`). Russian words have none: the Russian table carries no fields (LibreOffice's
+    thesaurus was measured not to pay, docs/checker-quality.md)."""
     if any("\u3400" <= c <= "\u9fff" for c in word):
         return table("zh").fields.get(word, EMPTY)
     if not word.isascii():
-        ru = table("ru").fields
-        lemmas = ru_lemmas(word.lower().replace("ё", "е"))
-        return union([ru.get(word.lower(), EMPTY), *(ru.get(lemma, EMPTY) for lemma, _ in lemmas)])
+        return EMPTY
     t = table("en")
     return union(t.fields.get(b, EMPTY) for b in _en_bases(word.lower()) or (word.lower(),))
