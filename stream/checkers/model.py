@@ -3,15 +3,15 @@
 No PyTorch at run time: the int8 ONNX model, `tokenizers` and numpy. Each claim is scored
 against the best few windows of its cited fragments (`stream.checkers.pairs`), the windows of a
 batch sorted by length and scored in small padded batches; the claim takes its best window's
-probability. A model with a lexical head (`stream.checkers.lexical`) combines that probability
-with the rules' alignment features of the claim. At or above the model's threshold (chosen by
-`citegate learn` on held-out claims for a target false-accept rate) the claim is `entailed`,
-below it `insufficient`. Any failure leaves the claims out, i.e. `unknown`, never `entailed`.
+probability. At or above the model's threshold (chosen by `citegate learn` on held-out claims
+for a target false-accept rate) the claim is `entailed`, below it `insufficient`. Any failure
+leaves the claims out, i.e. `unknown`, never `entailed`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from stream.checkers.base import CheckerErrors
-from stream.checkers.lexical import sigmoid
 from stream.checkers.modeldir import ONNX_FILE, ModelDir, load_model_dir, require_runtime
 from stream.checkers.pairs import PairTokenizer, Window, best_windows
 from stream.errors import UsageError
@@ -36,8 +35,6 @@ batches cost more per pair (their activations outgrow the cache), so batches sta
 class Scored:
     p: float
     window: Window | None
-    parts: tuple[float, float] | None = None
-    """With a lexical head: the cross-encoder's and the features' own probabilities."""
 
 
 class ModelScorer:
@@ -96,22 +93,10 @@ class ModelScorer:
                 owners.append((n, w))
         best = [Scored(0.0, None) for _ in items]
         for (n, w), z in zip(owners, self.logits(pairs), strict=True):
-            p = sigmoid(z)
+            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
             if best[n].window is None or p > best[n].p:
                 best[n] = Scored(p, w)
         return best
-
-    def judge(self, items: Sequence[tuple[str, Sequence[Fragment]]]) -> list[Scored]:
-        """`score`, then the lexical head (when the model has one) combined with it."""
-        scored = self.score(items)
-        head = self.model.lexical
-        if head is None:
-            return scored
-        out = []
-        for (claim, fragments), s in zip(items, scored, strict=True):
-            lexical = head.lexical(head.values_of(claim, fragments))
-            out.append(Scored(head.combine(s.p, lexical), s.window, (s.p, sigmoid(lexical))))
-        return out
 
 
 class ModelChecker:
@@ -149,7 +134,7 @@ class ModelChecker:
                     reason="no evidence fragment to compare with",
                 )
         try:
-            scored = self.scorer.judge([(r.claim, r.fragments) for r in judged])
+            scored = self.scorer.score([(r.claim, r.fragments) for r in judged])
         except Exception as exc:  # noqa: BLE001 — a checker failure must never pass a claim
             self.errors(exc)
             return out  # the judged claims are left out: `unknown` downstream
@@ -161,8 +146,6 @@ class ModelChecker:
         t = self.threshold
         w = s.window
         where = f"{w.citation_id}[{w.start}:{w.end}]" if w else "-"
-        if s.parts is not None:
-            where += f"; cross-encoder p={s.parts[0]:.2f}, lexical features p={s.parts[1]:.2f}"
         if w is not None and s.p >= t:
             fragment = next(f for f in request.fragments if f.citation_id == w.citation_id)
             base = fragment.offset or 0

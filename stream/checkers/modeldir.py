@@ -17,14 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from stream.checkers.lexical import LEXICAL_FILE, LexicalHead
 from stream.errors import UsageError
 
-FORMAT = 2
-"""The `model.toml` format `citegate learn` writes: 2 adds the optional lexical head
-(`lexical.json`, stream.checkers.lexical), which a citegate reading only 1 would ignore."""
-READS = frozenset({1, 2})
-"""The formats this citegate loads; another value is refused on load."""
+FORMAT = 1
+"""The `model.toml` format this citegate reads; another value is refused on load."""
 MANIFEST = "model.toml"
 ONNX_FILE = "model.onnx"
 
@@ -68,10 +64,10 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def digest(files: Mapping[str, str], recipe: Recipe, fmt: int = FORMAT) -> str:
+def digest(files: Mapping[str, str], recipe: Recipe) -> str:
     """The model's identity: file hashes plus the recipe, canonical JSON, SHA-256."""
     canonical = json.dumps(
-        {"files": dict(sorted(files.items())), "recipe": recipe.as_dict(), "format": fmt},
+        {"files": dict(sorted(files.items())), "recipe": recipe.as_dict(), "format": FORMAT},
         sort_keys=True,
         separators=(",", ":"),
     )
@@ -87,8 +83,6 @@ class ModelDir:
     digest: str
     base: str
     manifest: dict[str, Any]
-    lexical: LexicalHead | None = None
-    """The rules' features next to the cross-encoder, when `citegate learn` fitted them."""
 
     @property
     def version(self) -> str:
@@ -113,10 +107,8 @@ def load_model_dir(path: str | Path, *, verify: bool = True) -> ModelDir:
         raise _fail(root, f"{MANIFEST} is not valid TOML: {exc}") from None
     model = data.get("model", {})
     fmt = model.get("format")
-    if fmt not in READS:
-        raise _fail(
-            root, f"format {fmt!r} is not supported by this citegate (reads {sorted(READS)})"
-        )
+    if fmt != FORMAT:
+        raise _fail(root, f"format {fmt!r} is not supported by this citegate (reads {FORMAT})")
     try:
         recipe = Recipe(**data["decision"], **data["input"])
         files = {str(k): str(v) for k, v in data["files"].items()}
@@ -138,14 +130,6 @@ def load_model_dir(path: str | Path, *, verify: bool = True) -> ModelDir:
                 raise _fail(root, f"cannot read {name}: {exc.strerror or exc}") from None
             if actual != sha:
                 raise _fail(root, f"{name} is damaged or changed (sha256 differs from {MANIFEST})")
-    if digest(files, recipe, fmt) != recorded:
+    if digest(files, recipe) != recorded:
         raise _fail(root, f"the digest in {MANIFEST} does not match its files and recipe")
-    head = None
-    if LEXICAL_FILE in files:
-        try:
-            head = LexicalHead.from_dict(json.loads((root / LEXICAL_FILE).read_text("utf-8")))
-        except OSError as exc:
-            raise _fail(root, f"cannot read {LEXICAL_FILE}: {exc.strerror or exc}") from None
-        except (ValueError, AttributeError) as exc:  # JSONDecodeError is a ValueError
-            raise _fail(root, f"{LEXICAL_FILE}: {str(exc).splitlines()[0][:200]}") from None
-    return ModelDir(root, recipe, files, recorded, base, data, head)
+    return ModelDir(root, recipe, files, recorded, base, data)

@@ -84,12 +84,6 @@ def register(sub: Any) -> None:
         action="store_false",
         help="do not add one edited copy of each entailed claim as a not-entailed example",
     )
-    p.add_argument(
-        "--no-lexical",
-        dest="lexical",
-        action="store_false",
-        help="no lexical head: the cross-encoder's score alone decides",
-    )
     p.add_argument("--layers", type=_count, default=None, help="keep the base's first N layers")
     p.add_argument("--threads", type=_count, default=None, help="CPU threads (default: all)")
     p.add_argument(
@@ -152,7 +146,6 @@ def run(args: argparse.Namespace) -> int:
             folds=args.folds,
             max_records=args.max_records,
             mutants=args.mutants,
-            lexical=args.lexical,
             layers=args.layers,
             threads=args.threads,
             bf16=bf16,

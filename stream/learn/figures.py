@@ -6,9 +6,7 @@ time) and writes everything under `--out` (outside the repository):
 - `--modes cv` (the figures in docs/checker-quality.md): for each file, five stratified
   folds; for fold k, `citegate learn` on the other four fifths (its own held-out fifth picks
   the threshold, as a user's run does), then `citegate eval` of fold k with `model:DIR`, with
-  `cascade` (rules -> model) and with `rules`: `OUT/cv/<file>/fold<k>.json`. A model with a
-  lexical head is also judged without it (`model_plain`: the same cross-encoder, its
-  threshold chosen on the same held-out scores), so the head's worth shows in one run.
+  `cascade` (rules -> model) and with `rules`: `OUT/cv/<file>/fold<k>.json`.
 - `--modes within`: `citegate learn FILE --folds 5 --scores-out …`, the K-fold procedure
   (fold k judged at the threshold chosen on the other folds' scores); `report` puts the model,
   the rules and the cascade side by side on the same records.
@@ -135,11 +133,10 @@ def cv_file(args: argparse.Namespace, name: str) -> None:
         train.write_bytes(b"".join(lines[i] + b"\n" for i in range(len(lines)) if i not in held))
         test.write_bytes(b"".join(lines[i] + b"\n" for i in sorted(held)))
         model = out / "model"
-        held_out = out / f"heldout{k}.jsonl"
         argv = [
             *_citegate(), "learn", str(train), "-o", str(model), "--folds", "1",
             "--threads", "1", "--seed", str(args.seed), "--max-minutes", str(args.max_minutes),
-            "--epochs", str(args.epochs), "--scores-out", str(held_out), *args.learn_args,
+            "--epochs", str(args.epochs), *args.learn_args,
         ]  # fmt: skip
         code = _run(argv, out / f"learn{k}.log")
         row: dict[str, Any] = {"fold": k, "learn_exit": code}
@@ -148,41 +145,10 @@ def cv_file(args: argparse.Namespace, name: str) -> None:
             row["manifest"] = manifest
             row["model"] = _json_eval(test, f"model:{model}", env)
             row["cascade"] = _json_eval(test, "cascade", {**env, "CITEGATE_MODEL": str(model)})
-            plain = cross_encoder_only(model, held_out, out / "plain")
-            if plain is not None:
-                row["model_plain"] = _json_eval(test, f"model:{plain}", env)
         row["rules"] = _json_eval(test, "rules", env)
         result.write_bytes(orjson.dumps(row))
         train.unlink()
         print(f"{name} fold {k}: {row.get('model', {}).get('binary_bacc')}", flush=True)
-
-
-def cross_encoder_only(model: Path, held_out: Path, dest: Path) -> Path | None:
-    """The same fold model without its lexical head, its threshold chosen on the same held-out
-    records for the same target from the cross-encoder's own scores: the head's worth, side
-    by side in one run. None when the model has no head."""
-    import tomllib
-    from dataclasses import replace
-
-    from stream.checkers.modeldir import load_model_dir
-    from stream.learn.manifest import MODEL_FILES, seal
-
-    loaded = load_model_dir(model)
-    if loaded.lexical is None or not held_out.exists():
-        return None
-    rows = [orjson.loads(line) for line in held_out.read_bytes().splitlines() if line.strip()]
-    target = float(tomllib.loads((model / "model.toml").read_text("utf-8"))["cv"]["target_far"])
-    t = choose_threshold(
-        [r["p_model"] for r in rows], [r["label"] == "entailed" for r in rows], target
-    )
-    if dest.exists():
-        shutil.rmtree(dest)
-    dest.mkdir(parents=True)
-    for name in MODEL_FILES:
-        if name != "lexical.json" and (model / name).exists():
-            shutil.copyfile(model / name, dest / name)
-    seal(dest, replace(loaded.recipe, threshold=t), {"name": loaded.base})
-    return dest
 
 
 def run(args: argparse.Namespace) -> int:
@@ -275,7 +241,7 @@ def cv_report(out: Path, name: str) -> dict[str, Any] | None:
             m = tomllib.loads(row["manifest"])
             seconds += m["training"]["seconds_per_run"]
             sizes.append(m["model"]["size_bytes"])
-        for tier in ("model", "model_plain", "cascade", "rules"):
+        for tier in ("model", "cascade", "rules"):
             ev = row.get(tier) or {}
             if "n" not in ev:
                 continue
@@ -366,11 +332,11 @@ def speed(args: argparse.Namespace) -> int:
             lat = []
             for r in short:
                 t0 = time.perf_counter()
-                scorer.judge([(r.claim, fragments(r))])
+                scorer.score([(r.claim, fragments(r))])
                 lat.append((time.perf_counter() - t0) * 1000)
             t0 = time.perf_counter()
             for i in range(0, len(short), 64):
-                scorer.judge([(r.claim, fragments(r)) for r in short[i : i + 64]])
+                scorer.score([(r.claim, fragments(r)) for r in short[i : i + 64]])
             batched = len(short) / (time.perf_counter() - t0)
             t0 = time.perf_counter()
             for r in short:

@@ -50,7 +50,7 @@ def dumps(
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-MODEL_FILES = ("model.onnx", "tokenizer.json", "normalize.json", "lexical.json")
+MODEL_FILES = ("model.onnx", "tokenizer.json", "normalize.json")
 
 
 def seal(

@@ -31,7 +31,6 @@ from typing import Any
 import orjson
 import torch
 
-from stream.checkers.lexical import LEXICAL_FILE, LexicalHead, feature_values
 from stream.checkers.model import ModelScorer
 from stream.checkers.modeldir import MANIFEST, ModelDir, Recipe, file_sha256, load_model_dir
 from stream.checkers.pairs import PairTokenizer
@@ -41,11 +40,9 @@ from stream.learn.bases import Base, base
 from stream.learn.data import POSITIVE, examples, fragments, stratified_folds, subsample
 from stream.learn.encoder import CrossEncoder
 from stream.learn.export import export_onnx
-from stream.learn.stack import FeatureModel, auc, fit_features, fit_head
 from stream.learn.threshold import Figures, choose_threshold, figures
 from stream.learn.train import TrainOptions, TrainStats, train
 from stream.quality.evaluate import LabelledClaim, load_records
-from stream.quality.mutations import mutants
 
 log = logging.getLogger("citegate.learn")
 
@@ -62,8 +59,6 @@ class LearnOptions:
     folds: int = 1
     max_records: int | None = None
     mutants: bool = True
-    lexical: bool = True
-    """Fit the lexical head (stream.learn.stack) next to the cross-encoder."""
     layers: int | None = None
     threads: int | None = None
     bf16: bool = False
@@ -175,39 +170,6 @@ def _cv_figures(
     return accepted, thresholds
 
 
-Rows = list[list[float] | None]
-
-
-@dataclass(slots=True)
-class Lexical:
-    """The lexical head's inputs: every record's features and its mutant's (entailed records
-    the mutation suite can edit), computed once; each run's feature model; held-out logits."""
-
-    rows: Rows
-    mutant_rows: Rows
-    logits: list[float]
-    model: FeatureModel | None = None
-
-    @classmethod
-    def of(cls, pool: Sequence[LabelledClaim], seed: int) -> Lexical:
-        rng = random.Random(seed)
-        rows: Rows = []
-        mutant_rows: Rows = []
-        for r in pool:
-            frags = fragments(r)
-            rows.append(feature_values(r.claim, frags))
-            made = mutants(r.claim, r.language) if r.label == POSITIVE else []
-            mutant_rows.append(feature_values(rng.choice(made).claim, frags) if made else None)
-        return cls(rows, mutant_rows, [0.0] * len(pool))
-
-    def fit(self, pool: Sequence[LabelledClaim], train: Sequence[int]) -> FeatureModel:
-        rows = [self.rows[i] for i in train]
-        labels = [pool[i].label == POSITIVE for i in train]
-        extra = [self.mutant_rows[i] for i in train if self.mutant_rows[i] is not None]
-        self.model = fit_features(rows + extra, labels + [False] * len(extra))
-        return self.model
-
-
 def learn(options: LearnOptions) -> Path:
     began = time.monotonic()
     if options.threads:
@@ -228,9 +190,6 @@ def learn(options: LearnOptions) -> Path:
     runs = k + (0 if k == 1 or options.cv_only else 1)
     per_run = max(10.0, options.max_minutes * 60.0 * 0.85 / runs)
     p = [0.0] * len(pool)
-    lexical = Lexical.of(pool, options.seed) if options.lexical else None
-    if lexical is not None:
-        say(f"lexical features of {len(pool)} claims and their mutants computed")
     size = 0
     stats: list[TrainStats] = []
     out = options.output
@@ -248,41 +207,11 @@ def learn(options: LearnOptions) -> Path:
             _write_model(model, pairs, target)
             for i, s in zip(fold, _score(target, recipe, [pool[i] for i in fold]), strict=True):
                 p[i] = s
-            if lexical is not None:
-                rest_index = [i for i in range(len(pool)) if i not in held]
-                fitted = lexical.fit(pool, rest_index)
-                for i, z in zip(fold, fitted.logits([lexical.rows[i] for i in fold]), strict=True):
-                    lexical.logits[i] = z
             size = sum(f.stat().st_size for f in target.iterdir() if f.is_file())
             if k > 1:
                 shutil.rmtree(target)
         scored = sorted(i for f in folds for i in f)
         positive = [pool[i].label == POSITIVE for i in scored]
-        head: LexicalHead | None = None
-        parts: dict[str, float | None] = {}
-        p_model = list(p)
-        if lexical is not None:
-            if k > 1:
-                lexical.fit(pool, range(len(pool)))  # the final model trains on every record
-            assert lexical.model is not None
-            head, crossed = fit_head(
-                lexical.model,
-                [p[i] for i in scored],
-                [lexical.logits[i] for i in scored],
-                positive,
-                random.Random(options.seed),
-            )
-            parts = {
-                "auc_cross_encoder": auc([p[i] for i in scored], positive),
-                "auc_features": auc([lexical.logits[i] for i in scored], positive),
-                "auc_combined": auc(crossed, positive),
-            }
-            for i, c in zip(scored, crossed, strict=True):
-                p[i] = c
-            say(
-                "lexical head: held-out AUC "
-                + ", ".join(f"{n[4:]} {v:.3f}" for n, v in parts.items() if v is not None)
-            )
         threshold = choose_threshold([p[i] for i in scored], positive, options.target_far)
         accepted, fold_thresholds = _cv_figures(pool, folds, p, options.target_far)
         if k > 1 and not options.cv_only:
@@ -291,23 +220,16 @@ def learn(options: LearnOptions) -> Path:
             stats.append(st)
             _write_model(model, pairs, staging)
         if options.scores_out is not None:
-            _write_scores(
-                options.scores_out, pool, folds, p, fold_thresholds, stats, size, p_model, lexical
-            )
+            _write_scores(options.scores_out, pool, folds, p, fold_thresholds, stats, size)
         if k > 1 and options.cv_only:
             say("--cv-only: held-out scores written, no model")
             return out
         final = replace(recipe, threshold=threshold)
         cv = figures([accepted[i] for i in scored], positive)
         per_file = _per_file(files, pool, scored, accepted)
-        if head is not None:
-            (staging / LEXICAL_FILE).write_bytes(
-                orjson.dumps(head.as_dict(), option=orjson.OPT_INDENT_2)
-            )
         _write_manifest(
-            staging, options, b, files, final, cv, per_file, stats, fold_thresholds, began,
-            _lexical_table(head, parts),
-        )  # fmt: skip
+            staging, options, b, files, final, cv, per_file, stats, fold_thresholds, began
+        )
         load_model_dir(staging)  # what we ship must load
         _install(staging, out)
         say(
@@ -341,20 +263,6 @@ def _per_file(
     return out
 
 
-def _lexical_table(head: LexicalHead | None, parts: dict[str, float | None]) -> dict[str, Any]:
-    if head is None:
-        return {"used": False}
-    return {
-        "used": True,
-        "file": LEXICAL_FILE,
-        "features_version": head.features_version,
-        "model_weight": round(head.model_weight, 4),
-        "lexical_weight": round(head.lexical_weight, 4),
-        "offset": round(head.offset, 4),
-        **{name: round(v, 4) for name, v in parts.items() if v is not None},
-    }
-
-
 def _write_scores(
     path: Path,
     pool: Sequence[LabelledClaim],
@@ -363,8 +271,6 @@ def _write_scores(
     thresholds: Sequence[float],
     stats: Sequence[TrainStats],
     size: int,
-    p_model: Sequence[float],
-    lexical: Lexical | None,
 ) -> None:
     """Held-out score per record (JSONL) and `PATH.runs.json`: each run's training figures."""
     runs = [
@@ -380,8 +286,6 @@ def _write_scores(
             if i in fold_of:
                 row = {"id": r.id, "label": r.label, "dataset": r.dataset, "p": round(p[i], 6)}
                 row |= {"fold": fold_of[i], "threshold": thresholds[fold_of[i]]}
-                if lexical is not None:
-                    row |= {"p_model": round(p_model[i], 6), "lexical": lexical.logits[i]}
                 f.write(orjson.dumps(row) + b"\n")
 
 
@@ -396,7 +300,6 @@ def _write_manifest(
     stats: Sequence[TrainStats],
     fold_thresholds: Sequence[float],
     began: float,
-    lexical_table: dict[str, Any],
 ) -> None:
     base_table = {
         "name": b.name,
@@ -431,7 +334,6 @@ def _write_manifest(
             "fold_thresholds": [round(t, 4) for t in fold_thresholds],
             **cv.as_dict(),
         },
-        "lexical": lexical_table,
     }
     arrays = {
         "training.files": [

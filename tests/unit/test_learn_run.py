@@ -79,10 +79,7 @@ def test_learn_writes_a_model_that_loads_and_judges(tmp_path: Path, tiny_base: s
     scores = tmp_path / "scores.jsonl"
     out = learn(options(tmp_path, tiny_base, folds=3, scores_out=scores))  # type: ignore[arg-type]
     manifest = tomllib.loads((out / "model.toml").read_text("utf-8"))
-    assert manifest["model"]["format"] == 2
-    assert manifest["lexical"]["used"] is True
-    assert "lexical.json" in manifest["files"]
-    assert 0.0 <= manifest["lexical"]["auc_combined"] <= 1.0
+    assert manifest["model"]["format"] == 1
     assert manifest["base"]["name"] == "tiny"
     assert manifest["training"]["runs"] == 4  # three fold models and the final one
     assert manifest["training"]["steps_per_run"] == [3, 3, 3, 3]
@@ -95,13 +92,11 @@ def test_learn_writes_a_model_that_loads_and_judges(tmp_path: Path, tiny_base: s
     assert manifest["labels"]["not_entailed"] == ["contradicted", "insufficient"]
     rows = [orjson.loads(line) for line in scores.read_bytes().splitlines()]
     assert sorted(r["fold"] for r in rows) == sorted([0] * 8 + [1] * 8 + [2] * 8)
-    assert all({"p_model", "lexical"} <= set(r) for r in rows)
     runs = orjson.loads((tmp_path / "scores.jsonl.runs.json").read_bytes())
     assert len(runs["runs"]) == 4
     assert runs["last_model_bytes"] > 0
     checker = model_checker(str(out))
     assert checker.threshold == manifest["decision"]["threshold"]
-    assert checker.scorer.model.lexical is not None
     # a second run replaces the model directory; a foreign directory is refused
     learn(options(tmp_path, tiny_base, folds=1))  # type: ignore[arg-type]
     assert tomllib.loads((out / "model.toml").read_text())["cv"]["method"].startswith("held-out")
@@ -112,11 +107,6 @@ def test_learn_writes_a_model_that_loads_and_judges(tmp_path: Path, tiny_base: s
 
     with pytest.raises(UsageError, match="not a model directory"):
         learn(options(tmp_path, tiny_base, folds=1, output=other))  # type: ignore[arg-type]
-    # without the lexical head the cross-encoder's score alone decides
-    learn(options(tmp_path, tiny_base, folds=1, lexical=False))  # type: ignore[arg-type]
-    assert not (out / "lexical.json").exists()
-    assert tomllib.loads((out / "model.toml").read_text())["lexical"] == {"used": False}
-    assert model_checker(str(out)).scorer.model.lexical is None
 
 
 def test_figures_report_puts_model_rules_and_cascade_side_by_side(
@@ -201,28 +191,3 @@ def test_without_pytorch_learn_is_one_line_and_exit_2(
     assert err.count("\n") == 1
     assert "citegate[learn]" in err
     assert not (tmp_path / "m").exists()
-
-
-def test_the_figures_judge_the_same_model_without_its_head(tmp_path: Path, tiny_base: str) -> None:
-    """`figures --modes cv` reports `model_plain`: the fold model's cross-encoder alone, its
-    threshold chosen on the same held-out scores (`p_model`) for the same target."""
-    from stream.checkers.model import model_checker
-    from stream.learn.figures import cross_encoder_only
-    from stream.learn.run import learn
-    from stream.learn.threshold import choose_threshold
-
-    held = tmp_path / "held.jsonl"
-    out = learn(options(tmp_path, tiny_base, folds=1, scores_out=held, target_far=0.25))  # type: ignore[arg-type]
-    plain = cross_encoder_only(out, held, tmp_path / "plain")
-    assert plain is not None
-    rows = [orjson.loads(line) for line in held.read_bytes().splitlines()]
-    expected = choose_threshold(
-        [r["p_model"] for r in rows], [r["label"] == "entailed" for r in rows], 0.25
-    )
-    checker = model_checker(str(plain))
-    assert checker.scorer.model.lexical is None
-    assert checker.threshold == pytest.approx(expected, abs=1e-6)
-    assert (plain / "model.onnx").read_bytes() == (out / "model.onnx").read_bytes()
-    # a model without a head has nothing to compare
-    learn(options(tmp_path, tiny_base, folds=1, lexical=False))  # type: ignore[arg-type]
-    assert cross_encoder_only(out, held, tmp_path / "plain2") is None

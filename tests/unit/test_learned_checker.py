@@ -87,7 +87,7 @@ def test_broken_model_directories_are_one_usage_error(model: Path, tmp_path: Pat
     onnx.write_bytes((model / "model.onnx").read_bytes())
     manifest = copy / "model.toml"
     text = manifest.read_text()
-    manifest.write_text(text.replace("format = 2", "format = 99"))
+    manifest.write_text(text.replace("format = 1", "format = 99"))
     with pytest.raises(UsageError, match="format 99"):
         load_model_dir(copy)
     manifest.write_text(text.replace("threshold = 0.5", "threshold = 0.1"))
