@@ -13,8 +13,10 @@ table is read once, on first use.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import re
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -110,11 +112,149 @@ class Table:
         self.fields = {w: one(frozenset(v)) for w, v in fields.items()}
         self.bases = {w: one(tuple(b)) for w, b in bases.items()}
 
+    def members(self) -> dict[str, tuple[str, ...]]:
+        """Synonym group -> its words, in the order the table lists them."""
+        out: dict[str, list[str]] = {}
+        for word, keys in self.groups.items():
+            for k in keys:
+                out.setdefault(k, []).append(word)
+        return {k: tuple(v) for k, v in out.items()}
+
+
+COMPILED_FORMAT = "1"
+"""The layout of a compiled table (`compiled_items`); a file of another layout is not read."""
+
+# One map per key prefix. A word never holds a space, so `<prefix> <word>` is unambiguous.
+_G, _B, _K, _A, _F, _P, _M, _SOURCE = "g", "b", "k", "a", "f", "p", "m", "v"
+
+
+def _split(raw: bytes) -> tuple[str, ...]:
+    return tuple(sys.intern(w) for w in raw.decode().split(" "))
+
+
+def _split_set(raw: bytes) -> frozenset[str]:
+    return frozenset(_split(raw))
+
+
+class _View(Mapping[str, _V]):
+    """One map of a compiled table, read in place: its values are decoded on lookup (the
+    callers cache what they derive), so the process holds the compact automaton only."""
+
+    __slots__ = ("_dawg", "_decode", "_prefix")
+
+    def __init__(self, dawg: Any, prefix: str, decode: Callable[[bytes], _V]) -> None:
+        self._dawg = dawg
+        self._prefix = f"{prefix} "
+        self._decode = decode
+
+    def __getitem__(self, key: str) -> _V:
+        found = self._dawg.get(self._prefix + key)
+        if found is None:
+            raise KeyError(key)
+        return self._decode(found[0])
+
+    def get(self, key: str, default: Any = None, /) -> Any:  # no KeyError raised per miss
+        found = self._dawg.get(self._prefix + key)
+        return default if found is None else self._decode(found[0])
+
+    def __contains__(self, key: object, /) -> bool:
+        return isinstance(key, str) and (self._prefix + key) in self._dawg
+
+    def __iter__(self) -> Iterator[str]:
+        cut = len(self._prefix)
+        return (k[cut:] for k in self._dawg.iterkeys(self._prefix))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class Compiled:
+    """A `Table` compiled by `stream.lexicon.compiled` into one DAWG file (the DAWG2 package,
+    which pymorphy3 already reads its dictionaries with): the same maps, read in place. It
+    loads in milliseconds and holds about 30 MB less than the dicts the text becomes
+    (docs/performance.md#memory)."""
+
+    __slots__ = ("antonyms", "bases", "fields", "groups", "kinds", "member_map", "pos")
+
+    def __init__(self, dawg: Any) -> None:
+        self.groups: Mapping[str, tuple[str, ...]] = _View(dawg, _G, _split)
+        self.bases: Mapping[str, tuple[str, ...]] = _View(dawg, _B, _split)
+        self.kinds: Mapping[str, str] = _View(dawg, _K, bytes.decode)
+        self.antonyms: Mapping[str, frozenset[str]] = _View(dawg, _A, _split_set)
+        self.fields: Mapping[str, frozenset[str]] = _View(dawg, _F, _split_set)
+        self.member_map: Mapping[str, tuple[str, ...]] = _View(dawg, _M, _split)
+        self.pos: dict[str, Mapping[str, bool]] = {
+            cat: _View(dawg, f"{_P} {cat}", bool)
+            for cat in dawg.get(f"{_P} ", [b""])[0].decode().split()
+        }
+
+    def members(self) -> Mapping[str, tuple[str, ...]]:
+        return self.member_map
+
+
+_LISTED = frozenset({"ru", "zh"})
+"""Languages whose synonym groups the core lists member by member (`_ru_members`,
+`zh_synonyms`); English only tests membership, so its compiled table leaves the lists out."""
+
+
+def compiled_items(language: str, table: Table, source_digest: str) -> Iterator[tuple[str, bytes]]:
+    """The entries of `table` compiled: `<prefix> <word>` -> its value, space-separated, in the
+    table's own order (a synonym group's members keep the order the text lists them in, so both
+    forms give the same verdicts); `v ` names the format and the text it was compiled from."""
+    yield f"{_SOURCE} ", f"{COMPILED_FORMAT} {source_digest}".encode()
+    members = table.members() if language in _LISTED else {}
+    for prefix, mapping in ((_G, table.groups), (_B, table.bases), (_M, members)):
+        for word, values in mapping.items():
+            yield f"{prefix} {word}", " ".join(values).encode()
+    for prefix, sets in ((_A, table.antonyms), (_F, table.fields)):
+        for word, value in sets.items():
+            yield f"{prefix} {word}", " ".join(sorted(value)).encode()
+    for word, senses in table.kinds.items():
+        yield f"{_K} {word}", senses.encode()
+    yield f"{_P} ", " ".join(table.pos).encode()
+    for cat, words in table.pos.items():
+        for word in words:
+            yield f"{_P} {cat} {word}", b"1"
+
+
+def text_path(language: str) -> Path:
+    return _DATA / f"lexicon-{language}.txt.gz"
+
+
+def compiled_path(language: str) -> Path:
+    return _DATA / f"lexicon-{language}.dawg"
+
+
+def source_digest(language: str) -> str:
+    return hashlib.sha256(text_path(language).read_bytes()).hexdigest()
+
+
+def text_table(language: str) -> Table:
+    with gzip.open(text_path(language), "rt", encoding="utf-8") as lines:
+        return Table(language, lines)
+
+
+def compiled_table(language: str) -> Compiled | None:
+    """The compiled table when it is there and was compiled from today's text in this format;
+    None otherwise (the caller reads the text)."""
+    path = compiled_path(language)
+    if not path.is_file():
+        return None
+    try:
+        import dawg  # DAWG2, installed with pymorphy3[fast]
+    except ImportError:
+        return None
+    automaton = dawg.BytesDAWG().load(str(path))
+    stamp = automaton.get(f"{_SOURCE} ")
+    if stamp is None or stamp[0].decode() != f"{COMPILED_FORMAT} {source_digest(language)}":
+        return None
+    return Compiled(automaton)
+
 
 @lru_cache(maxsize=3)
-def table(language: str) -> Table:
-    with gzip.open(_DATA / f"lexicon-{language}.txt.gz", "rt", encoding="utf-8") as lines:
-        return Table(language, lines)
+def table(language: str) -> Table | Compiled:
+    """The language's table: compiled when `make` has compiled it, else read from its text."""
+    return compiled_table(language) or text_table(language)
 
 
 def _senses(word: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -361,12 +501,8 @@ would take `взять`'s root and align with `взятка`."""
 
 
 @lru_cache(maxsize=1)
-def _ru_members() -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {}
-    for word, keys in table("ru").groups.items():
-        for k in keys:
-            out.setdefault(k, []).append(word)
-    return {k: tuple(v) for k, v in out.items()}
+def _ru_members() -> Mapping[str, tuple[str, ...]]:
+    return table("ru").members()
 
 
 @lru_cache(maxsize=16384)
@@ -375,7 +511,7 @@ def _ru_synonym_roots(lemma: str) -> frozenset[str]:
     members = _ru_members()
     found: set[str] = set()
     for k in table("ru").groups.get(lemma, ()):
-        group = members[k]
+        group = members.get(k, ())
         if len(group) <= RU_ROOT_GROUP:
             for other in group:
                 if other != lemma and other.endswith(("ть", "ться", "ти", "чь")):
@@ -384,17 +520,13 @@ def _ru_synonym_roots(lemma: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _zh_groups() -> dict[str, tuple[str, ...]]:
+def _zh_groups() -> Mapping[str, tuple[str, ...]]:
     return table("zh").groups
 
 
 @lru_cache(maxsize=1)
-def _zh_members() -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {}
-    for word, keys in _zh_groups().items():
-        for k in keys:
-            out.setdefault(k, []).append(word)
-    return {k: tuple(v) for k, v in out.items()}
+def _zh_members() -> Mapping[str, tuple[str, ...]]:
+    return table("zh").members()
 
 
 def warm(languages: Iterable[str]) -> None:
@@ -415,7 +547,7 @@ def warm(languages: Iterable[str]) -> None:
 def zh_synonyms(word: str) -> tuple[str, ...]:
     """Other words of the Cilin synonym groups of a Chinese word (none for unknown words)."""
     members = _zh_members()
-    found = [w for k in _zh_groups().get(word, ()) for w in members[k] if w != word]
+    found = [w for k in _zh_groups().get(word, ()) for w in members.get(k, ()) if w != word]
     return tuple(dict.fromkeys(found))
 
 

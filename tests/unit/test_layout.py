@@ -35,9 +35,11 @@ LIBRARY_HOMES: dict[str, tuple[str, ...]] = {
     "jinja2": ("review/",),
     "tqdm": ("commands/", "learn/train.py"),
     # learn/figures.py is the experiment driver, run as `python -m stream.learn.figures`;
-    # lexicon/build.py the table compiler, run as `python -m stream.lexicon.build`.
-    "argparse": ("cli.py", "commands/", "learn/figures.py", "lexicon/build.py"),
+    # lexicon/ the table builders, run as `python -m stream.lexicon.build` and `.compiled`.
+    "argparse": ("cli.py", "commands/", "learn/figures.py", "lexicon/"),
     "pymorphy3": ("verify/lexicon.py",),
+    # DAWG2: the compiled lexical tables, written by lexicon/compiled.py, read by the core.
+    "dawg": ("verify/lexicon.py", "lexicon/compiled.py"),
     "opentelemetry": ("tracing.py",),
 }
 

@@ -29,13 +29,13 @@ def test_frozen_shares_the_empty_set() -> None:
 
 
 def test_equal_table_values_are_one_object() -> None:
-    zh = lexicon.table("zh")
+    zh = lexicon.text_table("zh")
     by_value: dict[frozenset[str], set[int]] = defaultdict(set)
     for value in zh.fields.values():
         by_value[value].add(id(value))
     assert len(by_value) < len(zh.fields)  # many words share one class ...
     assert all(len(ids) == 1 for ids in by_value.values())  # ... as one object
-    en = lexicon.table("en")
+    en = lexicon.text_table("en")
     words = {w: w for w in en.groups}
     shared = [w for w in en.kinds if w in words]
     assert shared
