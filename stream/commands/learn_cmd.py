@@ -30,6 +30,16 @@ def _positive_float(value: str) -> float:
     return x
 
 
+def _rate(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError("must be between 0 and 1")
+    return x
+
+
 def _count(value: str) -> int:
     try:
         n = int(value)
@@ -55,6 +65,14 @@ def register(sub: Any) -> None:
         default=0.02,
         metavar="RATE",
         help="false-accept rate the threshold keeps on held-out claims (default 0.02)",
+    )
+    p.add_argument(
+        "--mutant-far",
+        type=_rate,
+        default=0.0,
+        metavar="RATE",
+        help="share of the held-out claims' one-word edits that the model, in the cascade, may "
+        "accept: the threshold is raised above the rest (default 0: none; 1: no guard)",
     )
     p.add_argument("--epochs", type=_positive_float, default=3.0, help="passes (default 3)")
     p.add_argument(
@@ -140,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
             output=Path(args.output),
             base=args.base,
             target_far=args.target_far,
+            mutant_far=args.mutant_far,
             epochs=args.epochs,
             max_minutes=args.max_minutes,
             seed=args.seed,

@@ -35,7 +35,7 @@ from stream.checkers.model import ModelScorer
 from stream.checkers.modeldir import MANIFEST, ModelDir, Recipe, file_sha256, load_model_dir
 from stream.checkers.pairs import PairTokenizer
 from stream.errors import UsageError
-from stream.learn import manifest
+from stream.learn import guard, manifest
 from stream.learn.bases import Base, base
 from stream.learn.data import POSITIVE, examples, fragments, stratified_folds, subsample
 from stream.learn.encoder import CrossEncoder
@@ -53,6 +53,7 @@ class LearnOptions:
     output: Path
     base: str
     target_far: float = 0.02
+    mutant_far: float = 0.0
     epochs: float = 3.0
     max_minutes: float = 30.0
     seed: int = 0
@@ -142,15 +143,36 @@ def _score(directory: Path, recipe: Recipe, records: Sequence[LabelledClaim]) ->
     return out
 
 
+def _threshold(
+    pool: Sequence[LabelledClaim],
+    indices: Sequence[int],
+    p: Sequence[float],
+    probes: Sequence[guard.Probe],
+    q: Sequence[float],
+    options: LearnOptions,
+) -> tuple[float, float]:
+    """(threshold, the threshold the false-accept target alone gives) on the held-out scores
+    of `indices`: the guard raises it above the scores of their mutants (`guard`)."""
+    far = choose_threshold(
+        [p[i] for i in indices], [pool[i].label == POSITIVE for i in indices], options.target_far
+    )
+    chosen = set(indices)
+    mine = [s for probe, s in zip(probes, q, strict=True) if probe.record in chosen]
+    return max(far, guard.guard_threshold(mine, options.mutant_far)), far
+
+
 def _cv_figures(
     pool: Sequence[LabelledClaim],
     folds: Sequence[Sequence[int]],
     p: Sequence[float],
-    target_far: float,
+    probes: Sequence[guard.Probe],
+    q: Sequence[float],
+    options: LearnOptions,
 ) -> tuple[list[bool], list[float]]:
     """Accept decisions where no record's own label sets the threshold that judges it: fold
-    k's threshold comes from the other folds' scores; with one held-out fifth, each half of it
-    is judged at the threshold chosen on the other half (alternate records of each label)."""
+    k's threshold comes from the other folds' scores (and their mutants'); with one held-out
+    fifth, each half of it is judged at the threshold chosen on the other half (alternate
+    records of each label)."""
     positive = [r.label == POSITIVE for r in pool]
     parts = list(folds)
     if len(parts) == 1:
@@ -163,7 +185,7 @@ def _cv_figures(
         others = [i for j, f in enumerate(parts) if j != k for i in f]
         if all(positive[i] for i in others):  # too few records to hold any negative out
             others = everything
-        t = choose_threshold([p[i] for i in others], [positive[i] for i in others], target_far)
+        t, _ = _threshold(pool, others, p, probes, q, options)
         thresholds.append(t)
         for i in part:
             accepted[i] = p[i] >= t
@@ -190,6 +212,12 @@ def learn(options: LearnOptions) -> Path:
     runs = k + (0 if k == 1 or options.cv_only else 1)
     per_run = max(10.0, options.max_minutes * 60.0 * 0.85 / runs)
     p = [0.0] * len(pool)
+    held_out = [i for f in folds for i in f]
+    probes = (
+        guard.probes(pool, held_out, random.Random(options.seed)) if options.mutant_far < 1 else []
+    )
+    q = [0.0] * len(probes)
+    say(f"guard: {len(probes)} mutants of held-out entailed claims reach the model tier")
     size = 0
     stats: list[TrainStats] = []
     out = options.output
@@ -207,13 +235,18 @@ def learn(options: LearnOptions) -> Path:
             _write_model(model, pairs, target)
             for i, s in zip(fold, _score(target, recipe, [pool[i] for i in fold]), strict=True):
                 p[i] = s
+            mine = [j for j, probe in enumerate(probes) if probe.record in held]
+            scores = _score(target, recipe, [probes[j].claim for j in mine])
+            for j, s in zip(mine, scores, strict=True):
+                q[j] = s
             size = sum(f.stat().st_size for f in target.iterdir() if f.is_file())
             if k > 1:
                 shutil.rmtree(target)
         scored = sorted(i for f in folds for i in f)
         positive = [pool[i].label == POSITIVE for i in scored]
-        threshold = choose_threshold([p[i] for i in scored], positive, options.target_far)
-        accepted, fold_thresholds = _cv_figures(pool, folds, p, options.target_far)
+        threshold, far_threshold = _threshold(pool, scored, p, probes, q, options)
+        guarded = guard.guard_figures(q, far_threshold, threshold, options.mutant_far)
+        accepted, fold_thresholds = _cv_figures(pool, folds, p, probes, q, options)
         if k > 1 and not options.cv_only:
             say(f"final model: training on all {len(pool)} claims")
             model, st = _fit(pristine, pairs, pool, options, per_run, "final model")
@@ -228,7 +261,7 @@ def learn(options: LearnOptions) -> Path:
         cv = figures([accepted[i] for i in scored], positive)
         per_file = _per_file(files, pool, scored, accepted)
         _write_manifest(
-            staging, options, b, files, final, cv, per_file, stats, fold_thresholds, began
+            staging, options, b, files, final, cv, guarded, per_file, stats, fold_thresholds, began
         )
         load_model_dir(staging)  # what we ship must load
         _install(staging, out)
@@ -236,6 +269,11 @@ def learn(options: LearnOptions) -> Path:
             f"wrote {out}: threshold {threshold:.3f}; held out: false accepts "
             f"{_pct(cv.false_accept_rate)}, accept recall {_pct(cv.accept_recall)}, "
             f"BAcc {cv.binary_bacc or 0:.3f} ({time.monotonic() - began:.0f} s)"
+        )
+        say(
+            f"guard: of {guarded.judged} held-out mutants the model judges, "
+            f"{guarded.accepted_at_far_threshold} pass the false-accept threshold "
+            f"{far_threshold:.3f} and {guarded.accepted} the shipped one"
         )
         return out
     finally:
@@ -296,6 +334,7 @@ def _write_manifest(
     files: Sequence[TrainingFile],
     recipe: Recipe,
     cv: Figures,
+    guarded: guard.GuardFigures,
     per_file: Sequence[dict[str, Any]],
     stats: Sequence[TrainStats],
     fold_thresholds: Sequence[float],
@@ -334,6 +373,7 @@ def _write_manifest(
             "fold_thresholds": [round(t, 4) for t in fold_thresholds],
             **cv.as_dict(),
         },
+        "guard": guarded.as_dict(),
     }
     arrays = {
         "training.files": [

@@ -90,6 +90,11 @@ def test_learn_writes_a_model_that_loads_and_judges(tmp_path: Path, tiny_base: s
     assert len(manifest["cv"]["fold_thresholds"]) == 3
     assert manifest["cv"]["n"] == 24
     assert manifest["labels"]["not_entailed"] == ["contradicted", "insufficient"]
+    guard = manifest["guard"]  # the held-out claims' one-word edits, and what they did
+    assert guard["mutant_far"] == 0.0
+    assert guard["mutants_accepted"] <= guard["mutants_accepted_without_guard"]
+    assert guard["mutants_accepted"] <= guard["mutants_judged"]
+    assert manifest["decision"]["threshold"] >= guard["threshold_without_guard"]
     rows = [orjson.loads(line) for line in scores.read_bytes().splitlines()]
     assert sorted(r["fold"] for r in rows) == sorted([0] * 8 + [1] * 8 + [2] * 8)
     runs = orjson.loads((tmp_path / "scores.jsonl.runs.json").read_bytes())
