@@ -41,6 +41,7 @@ import orjson
 
 from stream.checkers.base import SyncChecker
 from stream.checkers.cascade import may_lift
+from stream.learn.guard import guard_threshold
 from stream.learn.threshold import choose_threshold, figures
 from stream.quality.evaluate import LabelledClaim, load_records, to_request
 from stream.verify.checkers import RulesChecker
@@ -198,17 +199,24 @@ def report_file(eval_dir: Path, name: str, scores: Path, target: float) -> dict[
     rules = _rules(recs)
     positive = [r.label == "entailed" for r in recs]
     folds = sorted({row["fold"] for row in rows})
+    runs = orjson.loads(scores.with_name(scores.name + ".runs.json").read_bytes())
+    edits = scores.with_name(scores.name + ".mutants.jsonl")
+    probes = (
+        [orjson.loads(line) for line in edits.read_bytes().splitlines()] if edits.exists() else []
+    )
     thr: dict[int, float] = {}
     for k in folds:
         others = [row for row in rows if row["fold"] != k] if len(folds) > 1 else rows
-        thr[k] = choose_threshold(
+        far = choose_threshold(
             [o["p"] for o in others], [o["label"] == "entailed" for o in others], target
         )
+        chosen = {o["id"] for o in others}
+        mine = [e["p"] for e in probes if e["of"] in chosen]
+        thr[k] = max(far, guard_threshold(mine, runs.get("mutant_far", 1.0)))
     model = [row["p"] >= thr[row["fold"]] for row in rows]
     rule = [rules[r.id].verdict is Verdict.ENTAILED for r in recs]
     lift = [may_lift(to_request(r), rules[r.id]) for r in recs]
     cascade = [a or (b and m) for a, b, m in zip(rule, lift, model, strict=True)]
-    runs = orjson.loads(scores.with_name(scores.name + ".runs.json").read_bytes())
     return {
         "file": name,
         "target_far": target,

@@ -78,6 +78,15 @@ def guard_threshold(scores: Sequence[float], mutant_far: float) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class Held:
+    """The held-out mutants of one run, their scores, and the share that may pass."""
+
+    probes: Sequence[Probe]
+    scores: Sequence[float]
+    mutant_far: float
+
+
+@dataclass(frozen=True, slots=True)
 class GuardFigures:
     """What the guard saw and did, for `model.toml` and the closing line of `citegate learn`."""
 

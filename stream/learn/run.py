@@ -253,7 +253,8 @@ def learn(options: LearnOptions) -> Path:
             stats.append(st)
             _write_model(model, pairs, staging)
         if options.scores_out is not None:
-            _write_scores(options.scores_out, pool, folds, p, fold_thresholds, stats, size)
+            edits = guard.Held(probes, q, options.mutant_far)
+            _write_scores(options.scores_out, pool, folds, p, edits, fold_thresholds, stats, size)
         if k > 1 and options.cv_only:
             say("--cv-only: held-out scores written, no model")
             return out
@@ -306,19 +307,30 @@ def _write_scores(
     pool: Sequence[LabelledClaim],
     folds: Sequence[Sequence[int]],
     p: Sequence[float],
+    held: guard.Held,
     thresholds: Sequence[float],
     stats: Sequence[TrainStats],
     size: int,
 ) -> None:
-    """Held-out score per record (JSONL) and `PATH.runs.json`: each run's training figures."""
+    """Held-out score per record (JSONL), `PATH.runs.json` (each run's training figures) and
+    `PATH.mutants.jsonl` (the guard's held-out mutants: the record each edits and its score)."""
     runs = [
         {"examples": s.examples, "steps": s.steps, "seen": s.seen, "seconds": round(s.seconds, 1),
          "stopped_by": s.stopped_by}
         for s in stats
     ]  # fmt: skip
-    meta = {"runs": runs, "fold_thresholds": list(thresholds), "last_model_bytes": size}
+    meta = {
+        "runs": runs,
+        "fold_thresholds": list(thresholds),
+        "last_model_bytes": size,
+        "mutant_far": held.mutant_far,
+    }
     path.with_name(path.name + ".runs.json").write_bytes(orjson.dumps(meta))
     fold_of = {i: n for n, f in enumerate(folds) for i in f}
+    with path.with_name(path.name + ".mutants.jsonl").open("wb") as f:
+        for probe, score in zip(held.probes, held.scores, strict=True):
+            row = {"of": pool[probe.record].id, "operator": probe.operator, "p": round(score, 6)}
+            f.write(orjson.dumps(row | {"fold": fold_of[probe.record]}) + b"\n")
     with path.open("wb") as f:
         for i, r in enumerate(pool):
             if i in fold_of:

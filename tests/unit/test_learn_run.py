@@ -130,6 +130,16 @@ def test_figures_report_puts_model_rules_and_cascade_side_by_side(
         assert row[key]["n"] == 24
     # the cascade accepts what the rules accept, and at most what rules or model accept
     assert row["cascade"].get("accept_recall", 0) >= row["rules"].get("accept_recall", 0)
+    # the report applies the guard as learn does: a held-out edit scored near 1 in every fold
+    # lifts both folds' thresholds above every record's score
+    held = [orjson.loads(line) for line in scores.read_bytes().splitlines()]
+    assert max(r["p"] for r in held) < 0.999
+    edits = [{"of": r["id"], "operator": "entity", "p": 0.999, "fold": r["fold"]} for r in held]
+    edits_file = scores.with_name(scores.name + ".mutants.jsonl")
+    edits_file.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in edits))
+    guarded = figures.report_file(tmp_path, "tiny", scores, 0.02)
+    assert guarded["model"].get("accept_recall", 0) == 0
+    assert guarded["model"]["n"] == 24
     args = argparse.Namespace(out=str(tmp_path / "out"), files=["tiny"], eval_dir=str(tmp_path))
     args.targets = [0.02, 0.05]
     assert figures.report(args) == 0
