@@ -97,6 +97,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--max-records", type=_count, default=None, help="at most N per file")
     p.add_argument(
+        "--mutants-per-claim",
+        type=_count,
+        default=1,
+        metavar="N",
+        help="edited copies of each entailed claim shown as not entailed (default 1)",
+    )
+    p.add_argument(
         "--no-mutants",
         dest="mutants",
         action="store_false",
@@ -165,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
             folds=args.folds,
             max_records=args.max_records,
             mutants=args.mutants,
+            mutants_per_claim=args.mutants_per_claim,
             layers=args.layers,
             threads=args.threads,
             bf16=bf16,

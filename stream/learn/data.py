@@ -2,11 +2,11 @@
 
 A record becomes one (claim, evidence window) pair — the window of its fragments the run-time
 checker would score first (`stream.checkers.pairs.best_windows`) — labelled entailed or not.
-With `mutants`, each entailed claim also yields one edited copy (a number, unit, name,
-quantifier, polarity, condition … changed by `stream.quality.mutations`) labelled not entailed
-against the same window: the one-word edits that keep a real sentence are the hallucinations a
-gate must not let through, and fine-tuned cross-encoders are known to be blind to them unless
-they are shown some.
+With `mutants`, each entailed claim also yields `per_claim` edited copies (a number, unit,
+name, quantifier, polarity, condition … changed by `stream.quality.mutations`, each by another
+operator) labelled not entailed against the same window: the one-word edits that keep a real
+sentence are the hallucinations a gate must not let through, and fine-tuned cross-encoders are
+known to be blind to them unless they are shown some.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def examples(
     *,
     with_mutants: bool,
     pairs: PairTokenizer | None = None,
+    per_claim: int = 1,
 ) -> list[Example]:
     out: list[Example] = []
     for r in records:
@@ -57,8 +58,10 @@ def examples(
         out.append(Example(r.claim, window, positive, "record"))
         if with_mutants and positive and window:
             made = mutants(r.claim, r.language)
-            if made:
-                m = rng.choice(made)
+            chosen = [rng.choice(made)] if made and per_claim == 1 else made
+            if len(chosen) > per_claim:
+                chosen = rng.sample(made, per_claim)
+            for m in chosen:
                 out.append(Example(m.claim, window, False, f"mutant:{m.operator}"))
     return out
 

@@ -60,6 +60,7 @@ class LearnOptions:
     folds: int = 1
     max_records: int | None = None
     mutants: bool = True
+    mutants_per_claim: int = 1
     layers: int | None = None
     threads: int | None = None
     bf16: bool = False
@@ -113,7 +114,14 @@ def _fit(
     desc: str,
 ) -> tuple[CrossEncoder, TrainStats]:
     rng = random.Random(options.seed)
-    data = examples(records, options.recipe, rng, with_mutants=options.mutants, pairs=pairs)
+    data = examples(
+        records,
+        options.recipe,
+        rng,
+        with_mutants=options.mutants,
+        pairs=pairs,
+        per_claim=options.mutants_per_claim,
+    )
     model = _fresh(pristine)
     stats = train(
         model,
@@ -365,6 +373,7 @@ def _write_manifest(
             "epochs": options.epochs,
             "max_minutes": options.max_minutes,
             "mutants": options.mutants,
+            "mutants_per_claim": options.mutants_per_claim if options.mutants else 0,
             "lr": options.train.lr,
             "train_layers": options.train.train_top or 0,
             "max_records_per_file": options.max_records or 0,

@@ -93,3 +93,24 @@ def test_a_mutant_rate_outside_0_1_is_one_line_and_exit_2(tmp_path: Path) -> Non
     done = cli("learn", str(tmp_path / "x.jsonl"), "-o", str(tmp_path / "m"), "--mutant-far", "2")
     assert done.returncode == 2
     assert "must be between 0 and 1" in one_line_error(done)
+
+
+def test_training_shows_as_many_edits_of_an_entailed_claim_as_asked() -> None:
+    pytest.importorskip("torch")
+    from stream.checkers.modeldir import Recipe
+    from stream.learn.data import examples
+
+    pool = [record(0, "entailed"), record(1, "insufficient")]
+    made = {m.claim: m.operator for m in mutants(QUOTE, "en")}
+    assert len(made) >= 3
+    for n in (1, 2, 3, 99):
+        data = examples(
+            pool, Recipe(threshold=0.5), random.Random(0), with_mutants=True, per_claim=n
+        )
+        edits = [e for e in data if e.kind.startswith("mutant:")]
+        assert len(edits) == min(n, len(made))
+        assert len({e.kind for e in edits}) == len(edits)  # each by another operator
+        assert all(not e.label and made[e.claim] == e.kind[7:] for e in edits)
+        assert [e.kind for e in data if not e.kind.startswith("mutant:")] == ["record", "record"]
+    none = examples(pool, Recipe(threshold=0.5), random.Random(0), with_mutants=False, per_claim=3)
+    assert [e.kind for e in none] == ["record", "record"]
