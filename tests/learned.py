@@ -75,6 +75,7 @@ def tiny_model_dir(
     threshold: float = 0.5,
     windows: int = 3,
     window_chars: int = 120,
+    languages: tuple[str, ...] = (),
 ) -> Path:
     """p(entailed) = sigmoid(gain * share of `yes` tokens in the pair + bias)."""
     from stream.checkers.modeldir import Recipe
@@ -85,6 +86,8 @@ def tiny_model_dir(
     path.mkdir(parents=True, exist_ok=True)
     export_onnx(model, path)
     pairs.save(path)
-    recipe = Recipe(threshold, max_length=64, window_chars=window_chars, windows=windows)
+    recipe = Recipe(
+        threshold, max_length=64, window_chars=window_chars, windows=windows, languages=languages
+    )
     seal(path, recipe, {"name": "tiny"})
     return path

@@ -173,7 +173,12 @@ class CascadeChecker:
         out: dict[str, CheckResult] = {}
         failed: set[str] = set()
         if self.learned is not None:
-            liftable = [r for r in requests if self.may_lift(r, first.get(r.claim_id))]
+            judges = getattr(self.learned, "judges", None)  # a model judges its languages only
+            liftable = [
+                r
+                for r in requests
+                if self.may_lift(r, first.get(r.claim_id)) and (judges is None or judges(r))
+            ]
             out, failed = await self._learned_tier(liftable, first)
         routed: list[tuple[CheckRequest, str]] = []
         for request in requests:

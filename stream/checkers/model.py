@@ -121,11 +121,23 @@ class ModelChecker:
             return await asyncio.to_thread(self.check_now, requests)
         return self.check_now(requests)
 
+    def judges(self, request: CheckRequest) -> bool:
+        """Whether the claim is in a language the model was trained on (the cascade hands
+        it no other)."""
+        return self.scorer.model.recipe.judges(request.language)
+
     def check_now(self, requests: Sequence[CheckRequest]) -> dict[str, CheckResult]:
         out: dict[str, CheckResult] = {}
-        judged = [r for r in requests if r.fragments]
+        judged = [r for r in requests if r.fragments and self.judges(r)]
         for r in requests:
-            if not r.fragments:
+            if r.fragments and not self.judges(r):
+                trained = ", ".join(self.scorer.model.recipe.languages)
+                out[r.claim_id] = CheckResult(
+                    r.claim_id,
+                    Verdict.UNKNOWN,
+                    reason=f"learned model: trained on {trained} claims, not {r.language!r}",
+                )
+            elif not r.fragments:
                 out[r.claim_id] = CheckResult(
                     r.claim_id,
                     Verdict.INSUFFICIENT,

@@ -44,9 +44,12 @@ class Recipe:
     windows: int = 3
     claim_prefix: str = ""
     evidence_prefix: str = ""
+    languages: tuple[str, ...] = ()
+    """The claim languages the model was trained and held out on, the only ones it judges;
+    empty (directories written before it was recorded) for every language."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "threshold": round(self.threshold, 6),
             "max_length": self.max_length,
             "window_chars": self.window_chars,
@@ -54,6 +57,19 @@ class Recipe:
             "claim_prefix": self.claim_prefix,
             "evidence_prefix": self.evidence_prefix,
         }
+        if self.languages:  # absent before: earlier directories keep their digest
+            out["languages"] = list(self.languages)
+        return out
+
+    def judges(self, language: str) -> bool:
+        """Whether a claim in `language` (a tag such as `en` or `en-GB`) is the model's to
+        judge: a threshold chosen on English claims says nothing about Russian ones."""
+        return not self.languages or primary_language(language) in self.languages
+
+
+def primary_language(tag: str) -> str:
+    """`en-GB` -> `en`: the part of a language tag the models are trained per."""
+    return tag.replace("_", "-").partition("-")[0].strip().lower()
 
 
 def file_sha256(path: Path) -> str:
@@ -110,7 +126,13 @@ def load_model_dir(path: str | Path, *, verify: bool = True) -> ModelDir:
     if fmt != FORMAT:
         raise _fail(root, f"format {fmt!r} is not supported by this citegate (reads {FORMAT})")
     try:
-        recipe = Recipe(**data["decision"], **data["input"])
+        given = dict(data["input"])
+        if "languages" in given:
+            langs = given["languages"]
+            if not isinstance(langs, list) or not all(isinstance(x, str) for x in langs):
+                raise TypeError("'languages' (a list of language tags)")
+            given["languages"] = tuple(langs)
+        recipe = Recipe(**data["decision"], **given)
         files = {str(k): str(v) for k, v in data["files"].items()}
         recorded = str(model["digest"])
         base = str(data["base"]["name"])

@@ -32,7 +32,14 @@ import orjson
 import torch
 
 from stream.checkers.model import ModelScorer
-from stream.checkers.modeldir import MANIFEST, ModelDir, Recipe, file_sha256, load_model_dir
+from stream.checkers.modeldir import (
+    MANIFEST,
+    ModelDir,
+    Recipe,
+    file_sha256,
+    load_model_dir,
+    primary_language,
+)
 from stream.checkers.pairs import PairTokenizer
 from stream.errors import UsageError
 from stream.learn import guard, manifest
@@ -266,7 +273,8 @@ def learn(options: LearnOptions) -> Path:
         if k > 1 and options.cv_only:
             say("--cv-only: held-out scores written, no model")
             return out
-        final = replace(recipe, threshold=threshold)
+        languages = tuple(sorted({primary_language(r.language) for r in pool}))
+        final = replace(recipe, threshold=threshold, languages=languages)
         cv = figures([accepted[i] for i in scored], positive)
         per_file = _per_file(files, pool, scored, accepted)
         _write_manifest(

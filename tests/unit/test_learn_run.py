@@ -90,6 +90,7 @@ def test_learn_writes_a_model_that_loads_and_judges(tmp_path: Path, tiny_base: s
     assert len(manifest["cv"]["fold_thresholds"]) == 3
     assert manifest["cv"]["n"] == 24
     assert manifest["labels"]["not_entailed"] == ["contradicted", "insufficient"]
+    assert manifest["input"]["languages"] == ["en"]  # what it was trained on, all it judges
     guard = manifest["guard"]  # the held-out claims' one-word edits, and what they did
     assert guard["mutant_far"] == 0.0
     assert guard["mutants_accepted"] <= guard["mutants_accepted_without_guard"]

@@ -150,3 +150,46 @@ def test_recipe_changes_change_the_version(model: Path) -> None:
     loaded = load_model_dir(model)
     assert digest(loaded.files, loaded.recipe) == loaded.digest
     assert digest(loaded.files, Recipe(0.6, 64, 120, 3)) != loaded.digest
+
+
+async def test_a_model_judges_only_the_languages_it_was_trained_on(tmp_path: Path) -> None:
+    from stream.checkers.base import SyncChecker
+    from stream.checkers.cascade import CascadeChecker
+    from stream.checkers.model import model_checker
+    from stream.checkers.modeldir import primary_language
+    from stream.verify.checkers import RulesChecker
+
+    assert primary_language("en-GB") == primary_language("EN_us") == "en"
+    yes = tiny_model_dir(tmp_path / "en", gain=0.0, bias=10.0, languages=("en",))
+    assert tomllib.loads((yes / "model.toml").read_text())["input"]["languages"] == ["en"]
+    checker = model_checker(str(yes), threaded=False)
+
+    def claim(cid: str, language: str, text: str, quote: str) -> CheckRequest:
+        return CheckRequest(cid, text, (Fragment("q1", quote),), language)
+
+    en = claim("en", "en-GB", "Backups are kept for a week.", "Backups are retained for 7 days.")
+    ru = claim("ru", "ru", "Копии хранят неделю.", "Резервные копии хранятся 7 дней.")
+    out = await checker.check_many([en, ru])
+    assert out["en"].verdict is Verdict.ENTAILED
+    assert out["ru"].verdict is Verdict.UNKNOWN
+    assert out["ru"].reason == "learned model: trained on en claims, not 'ru'"
+    # in the cascade the Russian claim keeps the rules' verdict: never lifted, never `unknown`
+    rules = RulesChecker()
+    assert rules.check(ru).verdict is Verdict.INSUFFICIENT
+    cascade = CascadeChecker(SyncChecker(rules), learned=checker)
+    both = await cascade.check_many([en, ru])
+    assert both["ru"].verdict is Verdict.INSUFFICIENT
+    assert both["ru"].reason == rules.check(ru).reason
+    assert both["en"].verdict is Verdict.ENTAILED
+    assert cascade.settled == {"rules": 1, "model": 1, "llm": 0}
+    # a directory written before languages were recorded judges every language, as it did
+    old = model_checker(str(tiny_model_dir(tmp_path / "old", gain=0.0, bias=10.0)))
+    assert (await old.check_many([ru]))["ru"].verdict is Verdict.ENTAILED
+
+
+def test_a_mistyped_language_list_is_one_usage_error(tmp_path: Path) -> None:
+    path = tiny_model_dir(tmp_path / "m", languages=("en",))
+    toml = path / "model.toml"
+    toml.write_text(toml.read_text().replace('languages = ["en"]', 'languages = "en"'))
+    with pytest.raises(UsageError, match="languages"):
+        load_model_dir(path)
