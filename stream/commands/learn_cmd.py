@@ -99,15 +99,16 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--mutants-per-claim",
         type=_count,
-        default=1,
+        default=3,
         metavar="N",
-        help="edited copies of each entailed claim shown as not entailed (default 1)",
+        help="edited copies of each entailed claim, each by another operator, shown as not "
+        "entailed (default 3)",
     )
     p.add_argument(
         "--no-mutants",
         dest="mutants",
         action="store_false",
-        help="do not add one edited copy of each entailed claim as a not-entailed example",
+        help="do not add edited copies of the entailed claims as not-entailed examples",
     )
     p.add_argument("--layers", type=_count, default=None, help="keep the base's first N layers")
     p.add_argument("--threads", type=_count, default=None, help="CPU threads (default: all)")

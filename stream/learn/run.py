@@ -67,7 +67,7 @@ class LearnOptions:
     folds: int = 1
     max_records: int | None = None
     mutants: bool = True
-    mutants_per_claim: int = 1
+    mutants_per_claim: int = 3
     layers: int | None = None
     threads: int | None = None
     bf16: bool = False
