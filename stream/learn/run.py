@@ -232,7 +232,8 @@ def learn(options: LearnOptions) -> Path:
         guard.probes(pool, held_out, random.Random(options.seed)) if options.mutant_far < 1 else []
     )
     q = [0.0] * len(probes)
-    say(f"guard: {len(probes)} mutants of held-out entailed claims reach the model tier")
+    if options.mutant_far < 1:
+        say(f"guard: {len(probes)} mutants of held-out entailed claims reach the model tier")
     size = 0
     stats: list[TrainStats] = []
     out = options.output
