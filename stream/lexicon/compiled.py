@@ -30,7 +30,7 @@ def compile_one(text: Path) -> Path:
         raise ValueError(f"not a lexical table: {text.name}")
     language = m.group(1)
     out = lexicon.compiled_path(language)
-    if out.parent != text.parent:
+    if out.parent.resolve() != text.parent.resolve():
         raise ValueError(f"{text} is not in {out.parent}")
     table = lexicon.text_table(language)
     automaton = dawg.BytesDAWG(

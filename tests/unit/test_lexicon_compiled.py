@@ -61,10 +61,16 @@ def test_a_compiled_table_of_other_text_is_not_read(in_data: Path) -> None:
 
 
 def test_the_compiler_names_a_bad_table_and_exits_2(
-    in_data: Path, capsys: pytest.CaptureFixture[str]
+    in_data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert compiler.main([str(in_data / "nonsense.txt")]) == 2
     assert "not a lexical table: nonsense.txt" in capsys.readouterr().err
-    assert compiler.main([str(in_data / "lexicon-zh.txt.gz")]) == 0
+    elsewhere = in_data / "copy"
+    elsewhere.mkdir()
+    (elsewhere / "lexicon-ru.txt.gz").write_bytes((in_data / "lexicon-ru.txt.gz").read_bytes())
+    assert compiler.main([str(elsewhere / "lexicon-ru.txt.gz")]) == 2
+    assert "is not in" in capsys.readouterr().err
+    monkeypatch.chdir(in_data.parent)  # `make` passes the path relative to the checkout
+    assert compiler.main([f"{in_data.name}/lexicon-zh.txt.gz"]) == 0
     assert (in_data / "lexicon-zh.dawg").is_file()
     assert not list(in_data.glob("*.tmp"))
