@@ -98,19 +98,28 @@ class GuardFigures:
     accepted: int
     """Of those, accepted at the shipped threshold."""
     threshold_without_guard: float
+    recall_without_guard: float | None = None
+    """Held-out accept recall at the thresholds without the guard: what the guard cost."""
 
     def as_dict(self) -> dict[str, float | int]:
-        return {
+        out: dict[str, float | int] = {
             "mutant_far": self.mutant_far,
             "mutants_judged": self.judged,
             "mutants_accepted_without_guard": self.accepted_at_far_threshold,
             "mutants_accepted": self.accepted,
             "threshold_without_guard": round(self.threshold_without_guard, 6),
         }
+        if self.recall_without_guard is not None:
+            out["accept_recall_without_guard"] = round(self.recall_without_guard, 4)
+        return out
 
 
 def guard_figures(
-    scores: Sequence[float], far_threshold: float, threshold: float, mutant_far: float
+    scores: Sequence[float],
+    far_threshold: float,
+    threshold: float,
+    mutant_far: float,
+    recall_without_guard: float | None = None,
 ) -> GuardFigures:
     return GuardFigures(
         mutant_far,
@@ -118,4 +127,5 @@ def guard_figures(
         sum(s >= far_threshold for s in scores),
         sum(s >= threshold for s in scores),
         far_threshold,
+        recall_without_guard,
     )

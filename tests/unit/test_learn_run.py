@@ -96,6 +96,7 @@ def test_learn_writes_a_model_that_loads_and_judges(tmp_path: Path, tiny_base: s
     assert guard["mutants_accepted"] <= guard["mutants_accepted_without_guard"]
     assert guard["mutants_accepted"] <= guard["mutants_judged"]
     assert manifest["decision"]["threshold"] >= guard["threshold_without_guard"]
+    assert guard["accept_recall_without_guard"] >= manifest["cv"]["accept_recall"]
     rows = [orjson.loads(line) for line in scores.read_bytes().splitlines()]
     assert sorted(r["fold"] for r in rows) == sorted([0] * 8 + [1] * 8 + [2] * 8)
     runs = orjson.loads((tmp_path / "scores.jsonl.runs.json").read_bytes())
