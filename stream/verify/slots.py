@@ -27,6 +27,9 @@ from stream.verify.units import (
     BEFORE,
     BOUND_AFTER_AMOUNT,
     BOUND_AFTER_HEADS,
+    BOUND_NEGATION,
+    EN_NUMBERS,
+    EXTENT_BOUNDS,
     HEDGE,
     INFERENCE,
     LESS,
@@ -35,9 +38,12 @@ from stream.verify.units import (
     NEGATION,
     PHRASE_AMOUNTS,
     RU_NUMBERS,
+    SCOPE_WORD,
     SOME,
     UNIVERSAL,
+    ZH_NEGATED_MODAL,
     WordClass,
+    bounds,
     has_cjk,
     once_after,
     scan,
@@ -230,10 +236,21 @@ _WITHIN_OF = re.compile(
 )
 """`within 14 days of receiving` counts from the event: it says `after`."""
 _NEGATED_BOUND = re.compile(
-    r"\b(?:not|never)\s+(?:\w+\s+){0,2}?(?:beyond|longer than|more than|over|later than|past)\s+"
-    r"(?=[\d$€£]|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b)"
+    rf"(?P<neg>{BOUND_NEGATION})(?P<between>(?:\s+{SCOPE_WORD}){{0,4}}?)\s+(?P<bound>beyond|longer than|"
+    r"more than|over|later than|past|less than|fewer than|under|below|earlier than|больше|"
+    r"более|дольше|свыше|позже|позднее|чаще|меньше|менее|раньше|ранее|реже)\s+"
+    r"(?=[\d$€£]|(?:"
+    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
+    + r")(?![\w-]))"
 )
-"""`not retained beyond 7 days` bounds the number from above; the `not` is the bound's."""
+"""`not retained beyond 7 days`, `do not take the tablets for more than 3 days`, `нельзя
+принимать больше 8 таблеток`: the negation is the bound's (the number is bounded from above),
+not a negated predicate; the words between stay content."""
+_ZH_NEGATED_BOUND = re.compile(
+    rf"{ZH_NEGATED_MODAL}(?=[^，。；,;：:\d]{{0,8}}?(?:超过|多于|高于|大于|少于|低于|小于)\s?"
+    r"(?:\d|[一二两三四五六七八九十百千万半]))"
+)
+"""`不能连续使用超过3天` bounds the days from above: the prohibition is the bound's."""
 _IMPERATIVE = re.compile(
     r"^\s*(?:do not|don't|never|always|please\s+)?(?:take|use|store|keep|leave|stop|see|"
     r"replace|flush|run|install|contact|call|send|submit|report|attach|read|check|avoid|"
@@ -281,6 +298,9 @@ class Slots:
     """A negation outside every condition clause."""
     sufficient: str = ""
     """A word that states a condition as enough (`as long as`, 只要, 就可以, `достаточно`)."""
+    capped: frozenset[str] = frozenset()
+    """Number tokens the text bounds from above (`up to 8`, `не более 8`, `must not take more
+    than 8`): a permission with a cap (`may take up to 8`) states the cap."""
 
 
 _NEG_SKIP = frozenset(
@@ -400,7 +420,9 @@ def _slots(text: str) -> Slots:
     condition_content = {
         kind: _clause_keys(lowered, at, clauses) for kind, at in where.items() if kind == "if"
     }
+    unmasked = masked
     masked = _bound_masked(masked)
+    negated_bound = masked != unmasked and _negated_bound(unmasked)
     if _may_have(masked, _NEGATED_MODAL_HEADS):
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
     words = tuple(scan(masked)[2])
@@ -413,10 +435,17 @@ def _slots(text: str) -> Slots:
         conditions["onlyif"] = _ZH_WITHOUT.search(lowered).group()  # type: ignore[union-attr]
         negated = negated[1:]
         main = ()
-    elif without and len(negated) >= 2 and not conditions and _governs_rule(masked, located):
-        # `without Y, X is not done` / `без Y X не выполняется` is `X only if Y`
+    elif (
+        without
+        and (len(negated) >= 2 or negated_bound)
+        and not conditions
+        and _governs_rule(masked, located)
+    ):
+        # `without Y, X is not done` / `без Y X не выполняется` is `X only if Y`; so is
+        # `без Y нельзя принимать дольше 3 дней`, whose negation went to the bound
         conditions["onlyif"] = without[0][1]
-        negated = tuple(n for n in negated if n is not without[0])[1:]
+        rest = tuple(n for n in negated if n is not without[0])
+        negated = rest[1:] if len(negated) >= 2 else rest
         main = ()
     if_negations = tuple(_if_negations(where.get("if"), clauses, located, conditions))
     if "unless" in conditions:
@@ -496,6 +525,7 @@ def _slots(text: str) -> Slots:
         if_negated=if_negations if len(if_negations) == 1 else (),
         main_negated=bool(main),
         sufficient=_sufficient(lowered, conditions),
+        capped=frozenset(t for t, kinds in bounds(text).items() if "upper" in kinds),
     )
 
 
@@ -595,7 +625,12 @@ def _may_have(text: str, heads: tuple[frozenset[str], tuple[str, ...]]) -> bool:
     return bool(words & scan(text)[1]) or any(c in text for c in cjk)
 
 
-_BOUND_HEADS = _heads((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk, "not", "never"))
+_BOUND_HEADS = _heads(
+    (
+        *BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk, "not", "never", "cannot", "не",
+        "нельзя", "不能", "不得", "不可", "不应", "不要", "不宜", "勿", "禁止", "严禁",
+    )
+)  # fmt: skip
 _NEGATED_MODAL_HEADS = _heads(
     (
         "not",
@@ -629,9 +664,33 @@ def _bound_masked(text: str) -> str:
         # `21 or older`, `1500 рублей и больше`: the bound written after its amount
         for m in BOUND_AFTER_AMOUNT.finditer(text):
             text = text[: m.start(1)] + _MASK * (m.end(1) - m.start(1)) + text[m.end(1) :]
-    if not _may_have(text, _BOUND_HEADS):
+    if not _may_have(text, _BOUND_HEADS) and "n't" not in text:
         return text
-    return _mask(_mask(text, _NEGATED_BOUND), _BOUND_PHRASE_RE)
+    text = _NEGATED_BOUND.sub(_mask_negation_and_bound, text)
+    if has_cjk(text):
+        text = _mask(text, _ZH_NEGATED_BOUND)
+    return _mask(text, _BOUND_PHRASE_RE)
+
+
+def _negated_bound(text: str) -> bool:
+    """`text` has a bound whose negation `_bound_masked` took (`не более`, `do not take … for
+    more than`, 不能…超过)."""
+    return any(
+        len(m.group("between").split()) <= 2 or m.group("bound") in EXTENT_BOUNDS
+        for m in _NEGATED_BOUND.finditer(text)
+    ) or (has_cjk(text) and _ZH_NEGATED_BOUND.search(text) is not None)
+
+
+def _mask_negation_and_bound(m: re.Match[str]) -> str:
+    """Mask a negated bound's negation and bound word, keep the words between (a negation
+    three or four words back only where it governs the bound: `EXTENT_BOUNDS`)."""
+    out = m.group()
+    if len(m.group("between").split()) > 2 and m.group("bound") not in EXTENT_BOUNDS:
+        return out
+    for name in ("bound", "neg"):
+        a, b = m.start(name) - m.start(), m.end(name) - m.start()
+        out = out[:a] + _MASK * (b - a) + out[b:]
+    return out
 
 
 _ZH_AMOUNT_AFTER = re.compile(
@@ -1144,6 +1203,15 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     if "onlyif" in evidence.conditions and "possible" in weak and not c_kinds & _FIRM:
         # `can X only if Y` (只有Y才能X) is a rule about X, not a hedge on it; a claim that
         # says X *must* happen still says more
+        weak.remove("possible")
+    if (
+        "possible" in weak
+        and not c_kinds & _FIRM
+        and not claim.future
+        and claim.capped & evidence.capped
+    ):
+        # `may take up to 8 tablets` (最多可服用8片) states the cap: `takes at most 8`, `must not
+        # take more than 8`; a claim that says it *will* or *must* happen still says more
         weak.remove("possible")
     if weak and not (c_kinds & HEDGED):
         said = next(iter(claim.modality.values()), claim.future or "unhedged")

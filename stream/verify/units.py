@@ -969,7 +969,7 @@ _BOUND_WORDS: dict[str, str] = {
          "younger than", "cheaper than", "lighter than", "slower than", "narrower than",
          "thinner than", "smaller than", "earlier than", "младше", "моложе",
          "as many as", "as much as", "as long as", "for as long as",
-         "менее чем", "меньше чем", "менее чем на", "меньше чем на"),
+         "менее чем", "меньше чем", "менее чем на", "меньше чем на", "меньше", "реже"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -986,7 +986,8 @@ _BOUND_WORDS: dict[str, str] = {
          "at least until", "at least till", "at least through", "как минимум до",
          "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по",
          "более чем", "больше чем", "более чем на", "больше чем на", "превышает",
-         "превышают", "превышать", "превысит", "превысят", "превышающий", "превышающей"),
+         "превышают", "превышать", "превысит", "превысят", "превышающий", "превышающей",
+         "дольше", "позже", "позднее", "чаще"),
         "lower"),
 }  # fmt: skip
 _RU_BARE_UNITS = (
@@ -1016,9 +1017,39 @@ _AHEAD_OF_EVENT = re.compile(
 """`… 3 days before the start`: a bound on the time ahead of an event turns over (`no later
 than 3 days before` = at least 3 days ahead; `up to 10 days before` too), also across a second
 bound of the same span (`не ранее чем за 3 месяца и не позднее чем за 15 дней до`)."""
-_NEGATED_BEFORE = re.compile(r"(?<![\w-])(?:not|never|n't|не)(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
-"""A negation just before a bound word turns it over: `not kept beyond 7 days` (<= 7),
-`не превышает 30 000`, `не должна превышать 8`."""
+BOUND_NEGATION = r"(?:(?<![\w-])(?:not|never|cannot|не|нельзя)|n't)"
+"""A negation that may govern a bound a few words on (`can't`, `cannot`, `нельзя`)."""
+SCOPE_WORD = (
+    r"(?!(?:who|which|that|if|when|unless|and|or|but|который|которая|которое|которые|"
+    r"если|когда|и|или|но)(?![\w-]))[\w-]+"
+)
+"""A word a negation's scope runs over on its way to a bound: not one that opens a clause of
+its own (`not charge customers who spend more than $50` leaves the bound unnegated)."""
+_NEGATED_BEFORE = re.compile(
+    rf"{BOUND_NEGATION}(?P<between>(?:\s+{SCOPE_WORD}){{0,4}})\s*$", re.IGNORECASE
+)
+EXTENT_BOUNDS = frozenset(
+    {"more than", "less than", "fewer than", "longer than", "later than", "beyond", "больше",
+     "более", "дольше", "свыше", "позже", "позднее", "чаще", "меньше", "менее", "реже"}
+)  # fmt: skip
+"""Bound words that measure the action itself (`take … for more than 3 days`, `call … more
+than 600 times`): a negation three or four words back still governs them. Others (`above`,
+`older than`) more often restrict a noun right before them (`do not use hot water above
+30 °C`): only a negation at most two words back turns them over."""
+
+
+def negation_governs(before: str, bound_word: str) -> bool:
+    """A negation ending `before` turns the bound `bound_word` that follows over: `not kept
+    beyond 7 days` (<= 7), `не должна превышать 8`, `do not take the tablets for more than 3
+    days`, `нельзя принимать больше 8 таблеток`."""
+    m = _NEGATED_BEFORE.search(before)
+    return m is not None and (
+        len(m.group("between").split()) <= 2 or bound_word.lower() in EXTENT_BOUNDS
+    )
+ZH_NEGATED_MODAL = r"(?:不能|不得|不可|不应|不要|不宜|切勿|请勿|勿|禁止|严禁)"
+"""A Chinese prohibition that may govern a comparative a few characters on (`不能连续使用超过3天`)."""
+_ZH_NEGATED_BEFORE = re.compile(rf"{ZH_NEGATED_MODAL}[^，。；,;：:\d]{{0,8}}$")
+_ZH_COMPARATIVES = frozenset({"超过", "多于", "高于", "大于", "少于", "低于", "小于"})
 ZH_BOUND_BEFORE = re.compile(
     r"(最多只能|只能|仅能|未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
     r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限)[^\d，。；]{0,6}\d"
@@ -1076,7 +1107,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     spans: list[tuple[int, int, str]] = []
     for m in _BOUND_RE.finditer(text):
         kind = _BOUND_WORDS[m.group(1).lower()]
-        if _NEGATED_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+        if negation_governs(text[max(0, m.start() - 48) : m.start()], m.group(1)):
             kind = {"upper": "lower", "lower": "upper"}[kind]  # not kept beyond 7 days: <= 7
         if m.group(1).lower() in _LATENESS and _AHEAD_OF_EVENT.match(text, m.end()):
             # no later than 3 days before it = at least 3 days before it
@@ -1110,6 +1141,10 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
                 )
             ) or text[max(0, m.start() - 1) : m.start()] == "不":
                 kind = {"upper": "lower", "lower": "upper"}[kind]  # 不能大于10: <= 10
+            elif m.group(1) in _ZH_COMPARATIVES and _ZH_NEGATED_BEFORE.search(
+                text[max(0, m.start() - 12) : m.start()]
+            ):
+                kind = {"upper": "lower", "lower": "upper"}[kind]  # 不能连续使用超过3天: <= 3
             spans.append((m.end() - 1, m.end() - 1, kind))
         for m in _ZH_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))

@@ -871,3 +871,56 @@ def test_fifth_round_rules_and_their_guards(
 def test_words_that_only_contain_a_negation_character_negate_nothing() -> None:
     assert slots_of("发生不可抗力时，合同可以解除。").negated == ()
     assert slots_of("购买不计免赔服务后，无需承担损失。").negated != ()
+
+
+NEGATED_BOUNDS = [
+    # a prohibition a few words before `more than` is the bound's: `at most`, both ways
+    ("Do not take the tablets for more than 3 days.", "Take the tablets for no more than 3 days.",
+     "en", "entailed"),
+    ("You can't take the tablets for more than 3 days.",
+     "The tablets may be taken for at most 3 days.", "en", "entailed"),
+    ("Each app cannot call the API more than 600 times a minute.",
+     "Each app may call the API at most 600 times per minute.", "en", "entailed"),
+    ("Нельзя принимать больше 8 таблеток в сутки.", "В сутки можно принять не более 8 таблеток.",
+     "ru", "entailed"),
+    ("Препарат нельзя принимать дольше 3 дней.", "Препарат можно принимать не дольше 3 дней.",
+     "ru", "entailed"),
+    ("Одно приложение не может вызывать API больше 600 раз в минуту.",
+     "Каждое приложение может вызывать API не более 600 раз в минуту.", "ru", "entailed"),
+    ("本品连续使用最多3天。", "本品不能连续使用超过3天。", "zh", "entailed"),
+    ("本品不能连续使用超过3天。", "本品最多可连续使用3天。", "zh", "entailed"),
+    # the other direction still clashes, now as a bound rather than a negation
+    ("The tablets may be taken for more than 3 days.",
+     "You must not take the tablets for more than 3 days.", "en", "contradicted"),
+    ("Take the tablets for more than 3 days.", "Do not take the tablets for more than 3 days.",
+     "en", "contradicted"),
+    ("В сутки можно принять больше 8 таблеток.", "Нельзя принимать больше 8 таблеток в сутки.",
+     "ru", "contradicted"),
+    ("本品可以连续使用超过3天。", "本品不能连续使用超过3天。", "zh", "contradicted"),
+    # a permission with a cap states the cap; `will` or `must` still say more
+    ("Each app calls the API at most 600 times a minute.",
+     "Each app may call the API at most 600 times per minute.", "en", "entailed"),
+    ("Each app will call the API at most 600 times a minute.",
+     "Each app may call the API at most 600 times per minute.", "en", "insufficient"),
+    ("Each app must call the API at most 600 times a minute.",
+     "Each app may call the API at most 600 times per minute.", "en", "insufficient"),
+    ("本品最多会连续使用3天。", "本品最多可连续使用3天。", "zh", "insufficient"),
+    ("Symptoms last 10 days.", "Symptoms may last up to 10 days.", "en", "insufficient"),
+    # `without Y` before a negated bound keeps its condition: dropping it overreaches
+    ("Препарат нельзя принимать как жаропонижающее дольше 3 дней.",
+     "Без консультации врача препарат нельзя принимать дольше 3 дней как жаропонижающее.",
+     "ru", "insufficient"),
+    ("Без консультации врача препарат принимают как жаропонижающее не дольше трёх дней.",
+     "Без консультации врача препарат нельзя принимать дольше 3 дней как жаропонижающее.",
+     "ru", "entailed"),
+    # a bound three words after the negation that restricts a noun is not the negation's
+    ("Water hotter than 30 °C can damage the membrane.",
+     "Do not use hot water above 30 °C, as it can damage the membrane.", "en", "entailed"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), NEGATED_BOUNDS)
+def test_a_negation_before_a_bound_is_the_bounds(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
