@@ -236,9 +236,10 @@ _WITHIN_OF = re.compile(
 )
 """`within 14 days of receiving` counts from the event: it says `after`."""
 _NEGATED_BOUND = re.compile(
-    rf"(?P<neg>{BOUND_NEGATION})(?P<between>(?:\s+{SCOPE_WORD}){{0,4}}?)\s+(?P<bound>beyond|longer than|"
-    r"more than|over|later than|past|less than|fewer than|under|below|earlier than|больше|"
-    r"более|дольше|свыше|позже|позднее|чаще|меньше|менее|раньше|ранее|реже)\s+"
+    rf"(?P<neg>{BOUND_NEGATION})(?P<between>(?:\s+{SCOPE_WORD}){{0,4}}?)\s+"
+    r"(?P<bound>beyond|longer than|more than|over|later than|past|less than|fewer than|"
+    r"under|below|earlier than|больше|более|дольше|свыше|позже|позднее|чаще|меньше|менее|"
+    r"раньше|ранее|реже)\s+"
     r"(?=[\d$€£]|(?:"
     + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
     + r")(?![\w-]))"

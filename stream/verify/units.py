@@ -1046,8 +1046,11 @@ def negation_governs(before: str, bound_word: str) -> bool:
     return m is not None and (
         len(m.group("between").split()) <= 2 or bound_word.lower() in EXTENT_BOUNDS
     )
+
+
 ZH_NEGATED_MODAL = r"(?:不能|不得|不可|不应|不要|不宜|切勿|请勿|勿|禁止|严禁)"
-"""A Chinese prohibition that may govern a comparative a few characters on (`不能连续使用超过3天`)."""
+"""A Chinese prohibition that may govern a comparative a few characters on
+(`不能连续使用超过3天`)."""
 _ZH_NEGATED_BEFORE = re.compile(rf"{ZH_NEGATED_MODAL}[^，。；,;：:\d]{{0,8}}$")
 _ZH_COMPARATIVES = frozenset({"超过", "多于", "高于", "大于", "少于", "低于", "小于"})
 ZH_BOUND_BEFORE = re.compile(
