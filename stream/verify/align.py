@@ -880,9 +880,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_qualifier(claim_n, focus, c_quantities)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
     mismatches += _mixed_clauses(claim_n, sentences, clause_keys)
-    prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
-    mismatches += prohibited
-    states_other += prohibited
+    if not any(m.code is SignalCode.NEGATION_MISMATCH for m in mismatches):
+        # the slots name the clash where they see the prohibition (禁止吸烟 as 不能吸烟)
+        prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
+        mismatches += prohibited
+        states_other += prohibited
     dated = _dates_differ(claim_n, sentences)
     mismatches += dated
     states_other += dated

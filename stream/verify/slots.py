@@ -120,7 +120,8 @@ BOUND_PHRASES = WordClass.of(
     "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
-    "limited to, capped at, младше, моложе, старше, "
+    "limited to, capped at, младше, моложе, старше, younger than, older than, cheaper than, "
+    "more expensive than, less expensive than, дороже, дешевле, "
     "не ближе, не дальше, не реже, не чаще, "
     "как минимум, минимум, "
     "максимум, как максимум, не менее чем, не более чем, "
@@ -129,7 +130,8 @@ BOUND_PHRASES = WordClass.of(
     "не дольше, не свыше, не превышает, не превышать, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, 不大于, 不小于, "
     "不能超过, 不得超过, 不可超过, 不应超过, 不能大于, 不得大于, 不可大于, 不能高于, 不得高于, "
-    "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于, 未满, 不满, 不足, 未超过",
+    "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于, 未满, 不满, 不足, 未超过, "
+    "最长, 最短, 最晚, 最迟, 最早, 达到",
 )
 """Bounds written with a negation word: the negation belongs to the bound."""
 
@@ -311,7 +313,7 @@ _NEG_SKIP = frozenset(
     оно они
     был была было были быть будет будут является являются даже также ещё еще всегда""".split()
 )
-_ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不得|不|没|未|无|非|别|勿")
+_ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不得|不准|不许|禁止|严禁|不|没|未|无|非|别|勿")
 _FREQUENCY_PHRASE = re.compile(
     r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:[\w,.–-]+\s+){0,3}?(?:second|minute|hour|day|night|morning|evening|"
     r"week|weekday|weekend|month|quarter|year|time|session|shift|"
@@ -757,6 +759,20 @@ _ZH_AUX = frozenset(
     "能 可以 可 会 支持 予 予以 得 应 需要 需 必 用 是 被 在 将 再 允许 能够 准".split()
 )
 """Auxiliaries between a Chinese negation and what it negates: 不支持退货 / 不能退货 / 不予退还."""
+_PREDICATIVE_NEGATIONS = frozenset(
+    {"нельзя", "невозможно", "запрещено", "запрещается", "воспрещается"}
+)
+"""Russian negations that stand as the predicate and may close their clause (`курить здесь
+нельзя`)."""
+
+
+def _is_infinitive(word: str) -> bool:
+    return "\u0400" <= word[:1] <= "\u04ff" and any(pos == "INFN" for _, pos in ru_lemmas(word)[:1])
+
+
+_ZH_COVERBS = frozenset("在 于 对 向 从 给 把 跟 与 由 往".split())
+"""Prepositions that open a phrase of place or party between a Chinese negation and its verb
+(`禁止在客房内吸烟`)."""
 _WORD_AT = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 
 
@@ -777,6 +793,13 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         target = _targets(ahead)
         if not target:
             target = _targets(reversed(words[i - _in_clause_before(text, found, i) : i]))
+            if word in _PREDICATIVE_NEGATIONS:
+                # `отменить заказ после отправки нельзя`: what is denied is the infinitive
+                # the clause opens with, not the nearest noun
+                before = words[i - _in_clause_before(text, found, i, most=6) : i]
+                verb = next((w for w in before if _is_infinitive(w)), None)
+                if verb is not None:
+                    target = keys(verb) | frozenset(f"2:{k}" for k in _first(target))
         if not target and ahead and ahead[0] in _MODAL_WORDS:
             # `к нему не допускается`: the permission itself is what is denied
             target = keys(ahead[0])
@@ -794,10 +817,17 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
             masked = masked.replace(ex, _MASK * len(ex))
         for m in _ZH_NEG.finditer(masked):
             follow = [w for w in _zh_words(text[m.end() : m.end() + 12]) if w.strip()]
+            placed = bool(follow) and follow[0] in _ZH_COVERBS
             while follow and (follow[0] in _ZH_AUX or not has_cjk(follow[0]) or len(follow[0]) < 2):
                 follow = follow[1:]
             word = follow[0] if follow else ""
-            out.append((m.start(), (keys(word) if word else frozenset(), m.group() + word)))
+            target = keys(word) if word else frozenset()
+            if placed:
+                # 禁止在客房内吸烟: the place comes first, the act (吸烟) after it is negated too
+                target |= frozenset(
+                    f"2:{k}" for w in follow[1:4] if has_cjk(w) and len(w) >= 2 for k in keys(w)
+                )
+            out.append((m.start(), (target, m.group() + word)))
     return out
 
 
@@ -1201,9 +1231,17 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     c_kinds, e_kinds = set(claim.modality), set(evidence.modality)
     hedged_claim = bool(c_kinds & HEDGED) or bool(claim.hedge)
     weak = sorted(e_kinds & {"possible", "typical"})
-    if "onlyif" in evidence.conditions and "possible" in weak and not c_kinds & _FIRM:
-        # `can X only if Y` (只有Y才能X) is a rule about X, not a hedge on it; a claim that
-        # says X *must* happen still says more
+    if (
+        (
+            "onlyif" in evidence.conditions
+            or (evidence.exclusive and claim.exclusive and not claim.future)
+        )
+        and "possible" in weak
+        and not c_kinds & _FIRM
+    ):
+        # `can X only if Y` (只有Y才能X) and `only Y can X` are rules about X, not hedges on
+        # it (`only managers approve` says the same); a claim that says X *must* happen
+        # still says more
         weak.remove("possible")
     if (
         "possible" in weak

@@ -500,6 +500,9 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
         word = m.group(1).lower()
         if word in UNITS:
             return UNITS[word], end + m.end(), scale
+        if word.endswith(".") and word.rstrip(".") in UNITS:
+            # the unit ends the sentence (`a fee of 5%.`, `up to 20 km.`)
+            return UNITS[word.rstrip(".")], end + m.start(1) + len(word.rstrip(".")), scale
         head = _WORDS.match(word)
         if head and head.group() in UNITS and len(head.group()) > 1:
             return UNITS[head.group()], end + m.start(1) + head.end(), scale
@@ -890,9 +893,9 @@ NEGATION = WordClass.of(
     "not, no, never, none, nobody, nothing, neither, nor, cannot, can't, don't, doesn't, "
     "didn't, isn't, aren't, wasn't, weren't, won't, without, "
     "prohibited, forbidden, banned, disallowed, "
-    "не, нет, ни, никогда, ничего, никто, нельзя, без, "
+    "не, нет, ни, никогда, ничего, никто, нельзя, невозможно, без, "
     "запрещено, запрещен, запрещён, запрещена, запрещены, запрещается, запрещаются, "
-    "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁",
+    "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁, 不得, 不准, 不许",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
     "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, "
@@ -969,7 +972,8 @@ _BOUND_WORDS: dict[str, str] = {
          "younger than", "cheaper than", "lighter than", "slower than", "narrower than",
          "thinner than", "smaller than", "earlier than", "младше", "моложе",
          "as many as", "as much as", "as long as", "for as long as",
-         "менее чем", "меньше чем", "менее чем на", "меньше чем на", "меньше", "реже"),
+         "менее чем", "меньше чем", "менее чем на", "меньше чем на", "меньше", "реже", "дешевле",
+         "короче", "легче", "less expensive than"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -987,7 +991,8 @@ _BOUND_WORDS: dict[str, str] = {
          "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по",
          "более чем", "больше чем", "более чем на", "больше чем на", "превышает",
          "превышают", "превышать", "превысит", "превысят", "превышающий", "превышающей",
-         "дольше", "позже", "позднее", "чаще"),
+         "дольше", "позже", "позднее", "чаще", "дороже", "длиннее", "тяжелее",
+         "more expensive than"),
         "lower"),
 }  # fmt: skip
 _RU_BARE_UNITS = (
@@ -1055,7 +1060,8 @@ _ZH_NEGATED_BEFORE = re.compile(rf"{ZH_NEGATED_MODAL}[^，。；,;：:\d]{{0,8}}
 _ZH_COMPARATIVES = frozenset({"超过", "多于", "高于", "大于", "少于", "低于", "小于"})
 ZH_BOUND_BEFORE = re.compile(
     r"(最多只能|只能|仅能|未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
-    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限)[^\d，。；]{0,6}\d"
+    r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限|最长|最短|最晚|最迟|"
+    r"最早|达到)[^\d，。；]{0,6}\d"
 )
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
@@ -1069,6 +1075,8 @@ _ZH_BOUND_KIND = {
     "最低": "lower", "最少": "lower", "下限": "lower",
     "未满": "upper", "不满": "upper", "不足": "upper", "未超过": "upper",
     "最多只能": "upper", "只能": "upper", "仅能": "upper",
+    "最长": "upper", "最短": "lower", "最晚": "upper", "最迟": "upper", "最早": "lower",
+    "达到": "lower",
 }  # fmt: skip
 
 

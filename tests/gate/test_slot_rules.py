@@ -924,3 +924,57 @@ def test_a_negation_before_a_bound_is_the_bounds(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
+
+
+SEVENTH_ROUND = [
+    # 禁止 / 严禁 / 不得 prohibit as 不能 does; a place phrase after the negation keeps its verb
+    ("客房内不能吸烟。", "客房内禁止吸烟。", "zh", "entailed"),
+    ("客房内禁止吸烟。", "客房内不能吸烟。", "zh", "entailed"),
+    ("客房内不得吸烟。", "客房内禁止吸烟。", "zh", "entailed"),
+    ("禁止在客房内吸烟。", "客房内不能吸烟。", "zh", "entailed"),
+    ("客房内不能吸烟。", "客房内严禁吸烟。", "zh", "entailed"),
+    ("客房内可以吸烟。", "客房内禁止吸烟。", "zh", "contradicted"),
+    ("客房内允许吸烟。", "禁止在客房内吸烟。", "zh", "contradicted"),
+    # a unit that ends the sentence is still the unit
+    ("A 5% fee is charged for late payments.", "Late payments incur a fee of 5%.", "en",
+     "entailed"),
+    ("Late payments incur a 6% fee.", "Late payments incur a fee of 5%.", "en", "contradicted"),
+    # comparatives of age and price bound their amount
+    ("Children younger than 12 must be accompanied by an adult.",
+     "Children under 12 must be accompanied by an adult.", "en", "entailed"),
+    ("Visitors younger than 65 get a discount.", "Visitors over 65 get a discount.", "en",
+     "contradicted"),
+    ("Заказы дороже 3000 рублей доставляются бесплатно.",
+     "Заказы свыше 3000 рублей доставляются бесплатно.", "ru", "entailed"),
+    ("Заказы дешевле 3000 рублей доставляются бесплатно.",
+     "Заказы свыше 3000 рублей доставляются бесплатно.", "ru", "contradicted"),
+    ("电池续航最多10个小时。", "电池续航最长10小时。", "zh", "entailed"),
+    ("电池续航至少10个小时。", "电池续航最长10小时。", "zh", "contradicted"),
+    # `only Y can X` is a rule, not a hedge; `will` or `must` still say more
+    ("Only managers approve expenses above €1,000.",
+     "Only managers can approve expenses above €1,000.", "en", "entailed"),
+    ("Расходы свыше 1000 евро утверждает только руководитель.",
+     "Только руководитель может утвердить расходы свыше 1000 евро.", "ru", "entailed"),
+    ("Only managers will approve expenses above €1,000.",
+     "Only managers can approve expenses above €1,000.", "en", "insufficient"),
+    ("Only managers must approve expenses above €1,000.",
+     "Only managers can approve expenses above €1,000.", "en", "insufficient"),
+    # a clause-final нельзя denies the infinitive its clause opens with; невозможно too
+    ("Заказ нельзя отменить после отправки.", "Отменить заказ после отправки нельзя.", "ru",
+     "entailed"),
+    ("После отправки заказ не может быть отменён.", "Отменить заказ после отправки нельзя.",
+     "ru", "entailed"),
+    ("После отправки отменить заказ невозможно.", "Отменить заказ после отправки нельзя.", "ru",
+     "entailed"),
+    ("Заказ можно отменить после отправки.", "Отменить заказ после отправки нельзя.", "ru",
+     "contradicted"),
+    ("Заказ можно отменить после отправки.", "Отменить заказ после отправки невозможно.", "ru",
+     "contradicted"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), SEVENTH_ROUND)
+def test_seventh_round_rules_and_their_guards(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
