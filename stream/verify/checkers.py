@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Protocol
 
+from stream.verify.claims import strip_markers
 from stream.verify.codes import SignalCode, SupportStatus, Verdict
 from stream.verify.features import (
     FEATURES,
@@ -28,10 +29,19 @@ from stream.verify.features import (
     Features,
     Window,
     extract,
+    sentence_coverage,
 )
-from stream.verify.model import CheckRequest, CheckResult, EvidenceSpan, Ref, RiskSignal
+from stream.verify.model import (
+    CheckRequest,
+    CheckResult,
+    EvidenceSpan,
+    Ref,
+    RiskSignal,
+)
 from stream.verify.signals import SCOPE_SIGNALS
+from stream.verify.text import split_sentences
 from stream.verify.tokens import jaccard
+from stream.verify.units import normalize_zh, quantities, same_amount
 
 
 class Checker(Protocol):
@@ -292,6 +302,35 @@ def _score(
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def _stated_elsewhere(signal: RiskSignal, request: CheckRequest) -> bool:
+    """Another sentence of the cited text states the claim's amount of a number clash and
+    carries the claim's words (`ELSEWHERE_COVERAGE`): the claim restates that sentence, which
+    the window search missed (a passage or a whole document as the source, a sentence that
+    shares more words but another amount), so the clash is no contradiction. An amount of
+    another item (`for this:`) or in a sentence about something else stays one."""
+    if signal.code is not SignalCode.NUMBER_MISMATCH or "for this:" in signal.detail:
+        return False
+    said = quantities(normalize_zh(signal.detail.split(" (", 1)[0]))
+    if not said:
+        return False
+    claim = normalize_zh(strip_markers(request.claim))
+    for fragment in request.fragments:
+        text = fragment.text[:_ELSEWHERE_CHARS]
+        for a, b in split_sentences(text):
+            sentence = normalize_zh(text[a:b])
+            if any(same_amount(q, e) for e in quantities(sentence) for q in said) and (
+                sentence_coverage(claim, sentence) >= ELSEWHERE_COVERAGE
+            ):
+                return True
+    return False
+
+
+_ELSEWHERE_CHARS = 20_000
+"""How much of a cited text `_stated_elsewhere` reads (it runs only for a number clash)."""
+ELSEWHERE_COVERAGE = 0.8
+"""How much of a claim a sentence stating its amount must carry to be the one it restates."""
+
+
 class RulesChecker:
     """Lexical features + two linear models + vetoes; deterministic, fast, explainable."""
 
@@ -408,7 +447,7 @@ class RulesChecker:
             )
         # `contradicted` needs a slot of the aligned span with another value, named on both
         # sides, in a claim that otherwise aligns; failing to align is only `insufficient`
-        clashing = list(aligned.contradictions)
+        clashing = [c for c in aligned.contradictions if not _stated_elsewhere(c, request)]
         elsewhere = [u for u in aligned.unaligned if not any(u in s.detail for s in clashing)]
         if clashing and len(elsewhere) <= CLASH_SLACK and aligned_share >= cfg.clash_coverage:
             named = "; ".join(f"{s.code.value}: {s.detail}" for s in clashing[:3])

@@ -264,6 +264,17 @@ def _window_of(
     return _fragment_windows(fragment, weights, total, width, max_chars, match)
 
 
+def sentence_coverage(claim: str, sentence: str) -> float:
+    """The share of `claim`'s token weight that `sentence` carries, by word or lexicon key,
+    measured as a window's coverage is."""
+    _, weights, match = _claim_match(claim)
+    total = math.fsum(weights.values())
+    if total == 0:
+        return 0.0
+    present = set(tokens(sentence)) | span_keys(sentence)
+    return math.fsum(w for t, w in weights.items() if match[t] & present) / total
+
+
 def localize(
     claim_text: str,
     fragments: tuple[Fragment, ...],

@@ -330,7 +330,11 @@ def risk_signals(
             same_amount(q, e) for e in located(_n_quantities, facts_text, analysis, offset)
         ):
             ev_numbers.setdefault(number_token(q.value), q.text)
-    for token, written in numbers(normalize_clock(claim)).items():
+            if q.unit == "%":  # `half of` in the evidence supports a claim's `50%`
+                ev_numbers.setdefault(number_token(q.value) + "%", q.text)
+    # a Chinese claim is read as the evidence's Chinese is (`下午6点` is `18:00`)
+    read = normalize_zh(claim) if has_cjk(claim) else normalize_clock(claim)
+    for token, written in numbers(read).items():
         if token not in ev_numbers and token.rstrip("%") not in flagged and written not in flagged:
             alt = token[:-1] if token.endswith("%") else token + "%"
             if token.endswith("%") or alt not in ev_numbers:

@@ -759,6 +759,11 @@ _ZH_AUX = frozenset(
     "能 可以 可 会 支持 予 予以 得 应 需要 需 必 用 是 被 在 将 再 允许 能够 准".split()
 )
 """Auxiliaries between a Chinese negation and what it negates: 不支持退货 / 不能退货 / 不予退还."""
+_RU_LIGHT_PASSIVES = frozenset(
+    """производится производятся осуществляется осуществляются проводится проводятся
+    выполняется выполняются""".split()
+)
+"""Light verbs of a Russian nominalised rule: the noun carries the action."""
 _PREDICATIVE_NEGATIONS = frozenset(
     {"нельзя", "невозможно", "запрещено", "запрещается", "воспрещается"}
 )
@@ -803,6 +808,13 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         if not target and ahead and ahead[0] in _MODAL_WORDS:
             # `к нему не допускается`: the permission itself is what is denied
             target = keys(ahead[0])
+        elif ahead and ahead[0] in _RU_LIGHT_PASSIVES:
+            # `возврат товаров не производится`: the action noun before the light verb is
+            # what is negated (`товары не возвращаются`)
+            before = words[i - _in_clause_before(text, found, i) : i]
+            noun = _first(_targets(before, len(before)))
+            if noun:
+                target = noun | frozenset(f"2:{k}" for k in _first(target))
         elif ahead and _governs(ahead[0]):
             # `возврату не подлежат` / `не подлежат возврату`: what is negated is the noun
             target |= _targets(reversed(words[max(0, i - 3) : i])) | _targets(ahead[1:])
@@ -1003,6 +1015,9 @@ def compare(
     evidence states the opposite value: a negated predicate, the reverse order)."""
     out: list[RiskSignal] = []
     opposite: list[RiskSignal] = []
+    # `if not Y, X` in the evidence says what the claim's `X unless Y` says, and the other
+    # way round: each side is read in the other's condition form
+    evidence = _if_not_as_unless(evidence, claim)
     claim = _only_as_except(
         _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence), evidence
     )
@@ -1046,6 +1061,20 @@ def compare(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
     out += _conditions(claim.conditions, evidence.conditions)
+    if (
+        "onlyif" in claim.conditions
+        and "onlyif" not in evidence.conditions
+        and evidence.exclusive
+        and not claim.exclusive
+    ):
+        # `只有新客户可以享受` / `only if you are an adult` restates the evidence's `仅适用于新客户`
+        # / `only adults`: the necessary condition is the exclusive subject
+        said = claim.conditions["onlyif"]
+        out = [
+            o
+            for o in out
+            if not (o.code is SignalCode.CONDITION_CHANGED and o.detail.startswith(said + " "))
+        ]
     out += _necessary_made_sufficient(claim, evidence)
     if "onlyif" in evidence.conditions and "onlyif" not in claim.conditions and claim.exclusive:
         out = [

@@ -136,6 +136,8 @@ def normalize_zh(text: str) -> str:
     of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays.
     Clock times of the 12-hour form become 24-hour ones in any language (`6 pm` → `18:00`)."""
     text = normalize_clock(text)
+    if "alf" in text or "оловин" in text:
+        text = _HALF_OF.sub("50% ", text)
     if not has_cjk(text):
         return text
 
@@ -158,6 +160,7 @@ def normalize_zh(text: str) -> str:
     if "倍" in text and "点" in text:
         text = _ZH_DECIMAL_TIMES.sub(_zh_decimal, text)
     if "点" in text:
+        text = _ZH_CLOCK_OF_DAY.sub(_zh_clock, text)
         text = _ZH_CLOCK.sub(_zh_clock, text)
     if "成" in text or "一半" in text:
         text = _ZH_TENTHS.sub(lambda m: f"{_fmt(10 * (zh_number(m.group(1)) or 0))}%", text)
@@ -189,6 +192,18 @@ _ZH_CLOCK = re.compile(
 )
 """`下午五点`, `早上七点半`, `9点`: a Chinese time of day (not `快一点`: only before 到/前/后 or
 a clause end)."""
+_ZH_CLOCK_OF_DAY = re.compile(
+    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间)"
+    r"([零〇一二三四五六七八九十两]{1,3}|\d{1,2})点"
+    r"(半|零?([零〇一二三四五六七八九十]{1,3}|\d{1,2})分)?"
+)
+"""`下午6点关门`: with the part of the day before it, `点` is a time whatever follows."""
+_HALF_OF = re.compile(
+    r"(?<![\w-])(?:[Hh]alf\s+(?:of\s+)?(?=(?:the|its|their|your|his|her|our|this|that|these|those|"
+    r"all)\s)|[Пп]оловин[аеуы]\s+(?!(?:часа|дня|суток|года|месяца|недели|срока|пути|ночи)\b))"
+)
+"""`half of the deposit`, `половина депозита` is `50%` of it (`half an hour`, `половина дня` are
+amounts of time, read elsewhere)."""
 _ZH_TENTHS = re.compile(
     r"(?<![\d零一二三四五六七八九十两])([一二三四五六七八九两])成(?!不|为|功|立|本|绩|员|年|人)"
 )
@@ -251,7 +266,7 @@ _EN_HOURS = {w: v for w, v in EN_NUMBERS.items() if 1 <= v <= 12 and w not in _N
     "one": 1
 }
 _EN_DAYTIME = re.compile(
-    r"(?<![\w-])(\d{1,2}|"
+    r"(?<![\w:-])(\d{1,2}(?::[0-5]\d)?|"
     + "|".join(sorted(_EN_HOURS, key=len, reverse=True))
     + r")(?:\s+o'clock)?\s+in\s+the\s+(morning|afternoon|evening)(?![\w-])",
     re.IGNORECASE,
@@ -312,9 +327,11 @@ def _spoken_clock(text: str) -> str:
     lowered = text.lower()
 
     def en(m: re.Match[str]) -> str:
-        raw = m.group(1).lower()
+        raw, _, minute = m.group(1).lower().partition(":")
+        if raw.isdigit() and int(raw) > 12:
+            return m.group(0)
         hour = _daytime(int(raw) if raw.isdigit() else _EN_HOURS[raw], m.group(2).lower())
-        return m.group(0) if hour is None else f"{hour:02d}:00"
+        return m.group(0) if hour is None else f"{hour:02d}:{minute or '00'}"
 
     def ru(m: re.Match[str]) -> str:
         raw = m.group(1).lower()
@@ -719,7 +736,8 @@ def _with_currency(text: str, q: Quantity) -> Quantity:
     sign = _currency_before(text, at) if at >= 0 else None
     if sign is None:
         return q
-    return Quantity(q.value, _CURRENCY_SIGNS[sign], text[text.rindex(sign, 0, at) : at] + q.text)
+    unit = _CURRENCY_SIGNS.get(sign) or _CURRENCY_CODES[sign]
+    return Quantity(q.value, unit, text[text.rindex(sign, 0, at) : at] + q.text)
 
 
 _CURRENCY_SIGNS = {"$": "usd", "€": "eur", "£": "gbp", "₽": "rub", "¥": "cny", "￥": "cny"}
@@ -727,12 +745,19 @@ _CURRENCY_UNITS = frozenset({None, *_CURRENCY_SIGNS.values()})
 
 
 def _currency_before(text: str, at: int) -> str | None:
-    """The currency sign written right before position `at` (`€5`, `$ 5`), if any."""
+    """The currency sign or ISO code written right before position `at` (`€5`, `$ 5`,
+    `USD 1,000`), if any."""
     if at > 0 and text[at - 1] in _CURRENCY_SIGNS:
         return text[at - 1]
     if at > 1 and text[at - 1] == " " and text[at - 2] in _CURRENCY_SIGNS:
         return text[at - 2]
-    return None
+    code = _CURRENCY_CODE_BEFORE.search(text, max(0, at - 5), at)
+    return code.group(1) if code is not None else None
+
+
+_CURRENCY_CODES = {"USD": "usd", "EUR": "eur", "GBP": "gbp", "RUB": "rub", "CNY": "cny"}
+_CURRENCY_CODE_BEFORE = re.compile(r"(?<![A-Za-z])(USD|EUR|GBP|RUB|CNY)\s?$")
+"""`USD 1,000` writes the currency as `$1,000` does."""
 
 
 _PHRASE_VALUES: dict[str, tuple[str, str]] = {
@@ -1091,6 +1116,10 @@ _EN_AFTER_KIND = {
     "и больше": "lower", "и более": "lower", "или больше": "lower", "или более": "lower",
     "и старше": "lower", "и выше": "lower", "и меньше": "upper", "и менее": "upper",
     "или меньше": "upper", "или менее": "upper", "и младше": "upper", "и ниже": "upper",
+    # versions and dates: `iOS 16 or later`, `Android 12 and newer`, `версии 5 и новее`
+    "or later": "lower", "or newer": "lower", "or higher": "lower", "and later": "lower",
+    "and newer": "lower", "and higher": "lower", "и новее": "lower",
+    "или новее": "lower", "или выше": "lower", "и позднее": "lower", "и более поздние": "lower",
 }  # fmt: skip
 _EN_AFTER_HEADS = re.compile(r"(?<![\w-])(?:at|or|and|max|min|и|или)(?![\w-])", re.IGNORECASE)
 _EN_BOUND_AFTER = re.compile(
