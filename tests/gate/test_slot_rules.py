@@ -919,14 +919,7 @@ NEGATED_BOUNDS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), NEGATED_BOUNDS)
-def test_a_negation_before_a_bound_is_the_bounds(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
-
-
-SEVENTH_ROUND = [
+PROHIBITIONS_AND_AMOUNTS = [
     # 禁止 / 严禁 / 不得 prohibit as 不能 does; a place phrase after the negation keeps its verb
     ("客房内不能吸烟。", "客房内禁止吸烟。", "zh", "entailed"),
     ("客房内禁止吸烟。", "客房内不能吸烟。", "zh", "entailed"),
@@ -973,14 +966,7 @@ SEVENTH_ROUND = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), SEVENTH_ROUND)
-def test_seventh_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
-
-
-EIGHTH_ROUND = [
+CONDITION_FORMS_AND_AMOUNTS = [
     # `X unless Y` restates the evidence's `if not Y, X`, in both directions
     ("The subscription renews automatically unless you cancel.",
      "If you do not cancel, the subscription renews automatically.", "en", "entailed"),
@@ -1015,8 +1001,13 @@ EIGHTH_ROUND = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), EIGHTH_ROUND)
-def test_eighth_round_rules_and_their_guards(
+# Sixth round (issue 17, `rules-3.2`): each faithful case failed before its rule, most of
+# them as `contradicted`; each guard keeps the verdict the rule must not give up.
+SIXTH_ROUND = [*NEGATED_BOUNDS, *PROHIBITIONS_AND_AMOUNTS, *CONDITION_FORMS_AND_AMOUNTS]
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), SIXTH_ROUND)
+def test_sixth_round_rules_and_their_guards(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
