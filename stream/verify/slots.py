@@ -29,7 +29,6 @@ from stream.verify.units import (
     BOUND_AFTER_HEADS,
     BOUND_NEGATION,
     EN_NUMBERS,
-    EXTENT_BOUNDS,
     HEDGE,
     INFERENCE,
     LESS,
@@ -46,6 +45,7 @@ from stream.verify.units import (
     bounds,
     has_cjk,
     once_after,
+    reaches_bound,
     scan,
     short_cache,
 )
@@ -679,16 +679,15 @@ def _negated_bound(text: str) -> bool:
     """`text` has a bound whose negation `_bound_masked` took (`не более`, `do not take … for
     more than`, 不能…超过)."""
     return any(
-        len(m.group("between").split()) <= 2 or m.group("bound") in EXTENT_BOUNDS
-        for m in _NEGATED_BOUND.finditer(text)
+        reaches_bound(m.group("between"), m.group("bound")) for m in _NEGATED_BOUND.finditer(text)
     ) or (has_cjk(text) and _ZH_NEGATED_BOUND.search(text) is not None)
 
 
 def _mask_negation_and_bound(m: re.Match[str]) -> str:
     """Mask a negated bound's negation and bound word, keep the words between (a negation
-    three or four words back only where it governs the bound: `EXTENT_BOUNDS`)."""
+    three or four words back only where it governs the bound: `reaches_bound`)."""
     out = m.group()
-    if len(m.group("between").split()) > 2 and m.group("bound") not in EXTENT_BOUNDS:
+    if not reaches_bound(m.group("between"), m.group("bound")):
         return out
     for name in ("bound", "neg"):
         a, b = m.start(name) - m.start(), m.end(name) - m.start()

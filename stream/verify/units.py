@@ -1068,14 +1068,18 @@ than 600 times`): a negation three or four words back still governs them. Others
 30 °C`): only a negation at most two words back turns them over."""
 
 
+def reaches_bound(between: str, bound_word: str) -> bool:
+    """A negation with the words `between` it and `bound_word` governs that bound: any bound
+    at most two words on, one that measures the action (`EXTENT_BOUNDS`) up to four."""
+    return len(between.split()) <= 2 or bound_word.lower() in EXTENT_BOUNDS
+
+
 def negation_governs(before: str, bound_word: str) -> bool:
     """A negation ending `before` turns the bound `bound_word` that follows over: `not kept
     beyond 7 days` (<= 7), `не должна превышать 8`, `do not take the tablets for more than 3
     days`, `нельзя принимать больше 8 таблеток`."""
     m = _NEGATED_BEFORE.search(before)
-    return m is not None and (
-        len(m.group("between").split()) <= 2 or bound_word.lower() in EXTENT_BOUNDS
-    )
+    return m is not None and reaches_bound(m.group("between"), bound_word)
 
 
 ZH_NEGATED_MODAL = r"(?:不能|不得|不可|不应|不要|不宜|切勿|请勿|勿|禁止|严禁)"
