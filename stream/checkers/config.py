@@ -48,6 +48,10 @@ def _value(v: Any) -> str:
     raise TypeError(f"cannot write {type(v).__name__} to TOML")
 
 
+_BY_LANGUAGE = "entail_by_language"
+"""The per-language entailment thresholds: a sub-table of `[thresholds]`."""
+
+
 def _table(name: str, values: Mapping[str, Any]) -> list[str]:
     return [f"[{name}]", *(f"{k} = {_value(v)}" for k, v in values.items()), ""]
 
@@ -70,7 +74,8 @@ def dumps_rules_config(
                 "fitted_on": [Path(s).name for s in sources],
             },
         ),
-        *_table("thresholds", model["thresholds"]),
+        *_table("thresholds", {k: v for k, v in model["thresholds"].items() if k != _BY_LANGUAGE}),
+        *_table(f"thresholds.{_BY_LANGUAGE}", model["thresholds"][_BY_LANGUAGE]),
         *_table("window", model["window"]),
         *_table("vetoes", model["vetoes"]),
         *_table("entail_weights", model["entail_weights"]),

@@ -86,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
             )
             rows.append(featurize(r.claim, fragments, base))
             bar.update()
-        sets.append(LabelledSet.from_rows(name, rows, tuple(r.label for r in records)))
+        language = records[0].language if records else ""
+        sets.append(LabelledSet.from_rows(name, rows, tuple(r.label for r in records), language))
     bar.close()
     try:
         fitted = fit(sets, base, args.l2, args.max_false_accept)
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot calibrate: {exc}") from None
     rows_out, summary = [], {}
     for s, cv in zip(sets, held_out, strict=True):
-        b_bacc, b_f1, b_far = _figures(s.labels, list(decide_matrix(base, s.x)))
+        b_bacc, b_f1, b_far = _figures(s.labels, list(decide_matrix(base, s.x, s.language)))
         a_bacc, a_f1, a_far = _figures(s.labels, list(cv))
         rows_out.append(
             [

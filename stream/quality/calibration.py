@@ -29,12 +29,18 @@ class LabelledSet:
     name: str
     x: Matrix
     labels: tuple[str, ...]
+    language: str = ""
+    """The file's language (its first record's); thresholds are picked per language."""
 
     @classmethod
     def from_rows(
-        cls, name: str, rows: Sequence[Sequence[float]], labels: tuple[str, ...]
+        cls,
+        name: str,
+        rows: Sequence[Sequence[float]],
+        labels: tuple[str, ...],
+        language: str = "",
     ) -> LabelledSet:
-        return cls(name, np.array(rows, dtype=np.float64), labels)
+        return cls(name, np.array(rows, dtype=np.float64), labels, language)
 
 
 def featurize(claim: str, fragments: tuple[Fragment, ...], config: RulesConfig) -> list[float]:
@@ -144,9 +150,18 @@ def fit(
         cbias, ccoef = fit_logistic(cx, cy, _weights(with_contra, cy), l2)
         contra = {"bias": cbias, **dict(zip(FEATURES, map(float, ccoef), strict=True))}
         contra_threshold = _best_contra_threshold(with_contra, cbias, ccoef)
-    model = base.replace_model(entail, base.entail_threshold, contra, contra_threshold)
+    model = replace(
+        base.replace_model(entail, base.entail_threshold, contra, contra_threshold),
+        entail_thresholds={},
+    )
     threshold = _best_threshold(sets, model, max_false_accept)
-    return replace(model, entail_threshold=threshold)
+    by_language = {
+        language: _best_threshold(
+            [s for s in sets if s.language == language], model, max_false_accept
+        )
+        for language in sorted({s.language for s in sets if s.language})
+    }
+    return replace(model, entail_threshold=threshold, entail_thresholds=by_language)
 
 
 def _gated(sets: Sequence[LabelledSet], base: RulesConfig) -> list[LabelledSet]:
@@ -155,7 +170,7 @@ def _gated(sets: Sequence[LabelledSet], base: RulesConfig) -> list[LabelledSet]:
     The entailment model only ever decides among these, so it is fitted on them: a model fitted
     on everything mostly learns overlap, which the alignment has already settled.
     """
-    open_gate = replace(base, entail_threshold=0.0)
+    open_gate = replace(base, entail_threshold=0.0, entail_thresholds={})
     out = []
     for s in sets:
         mask = decide_matrix(open_gate, s.x) == "entailed"
@@ -190,7 +205,7 @@ def _best_threshold(
         baccs, fars = [], []
         for s in sets:
             gold = np.array([lbl == "entailed" for lbl in s.labels])
-            pred = decide_matrix(candidate, s.x) == "entailed"
+            pred = decide_matrix(candidate, s.x, s.language) == "entailed"
             baccs.append(bacc(gold, pred))
             fars.append(false_accept_rate(gold, pred))
         worst = max(fars)
@@ -219,8 +234,9 @@ def _best_contra_threshold(sets: Sequence[LabelledSet], bias: float, coef: Matri
     return round(float(grid[int(np.argmax(scores))]), 3)
 
 
-def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
-    """The rules checker's verdicts computed from a feature matrix (mirrors `RulesChecker`).
+def decide_matrix(config: RulesConfig, x: Matrix, language: str = "") -> NDArray[np.str_]:
+    """The rules checker's verdicts computed from a feature matrix of claims in `language`
+    (mirrors `RulesChecker`).
 
     Calibration evaluates many candidate configs on the same features; recomputing features
     per candidate would cost minutes. A test keeps this in step with the checker itself.
@@ -246,7 +262,8 @@ def decide_matrix(config: RulesConfig, x: Matrix) -> NDArray[np.str_]:
         mismatched = col["alignment_mismatches"] > 0
         veto |= mismatched
         complete = (col["unaligned_share"] == 0) & ~mismatched
-    entailed = (p_entail >= config.entail_threshold) & ~veto & ~gap & complete
+    threshold = config.threshold_for(language)
+    entailed = (p_entail >= threshold) & ~veto & ~gap & complete
     # `contradicted` rests on a slot of the aligned span with another value, in a claim that
     # otherwise aligns (the checker's rule; the contradiction model only sets confidence)
     contra = (
@@ -284,9 +301,11 @@ def cross_validated(
         train = []
         for s, file_folds in zip(sets, parts, strict=True):
             keep = np.setdiff1d(np.arange(len(s.labels)), file_folds[fold])
-            train.append(LabelledSet(s.name, s.x[keep], tuple(s.labels[i] for i in keep)))
+            train.append(
+                LabelledSet(s.name, s.x[keep], tuple(s.labels[i] for i in keep), s.language)
+            )
         config = fit(train, base, l2, max_false_accept)
         for i, (s, file_folds) in enumerate(zip(sets, parts, strict=True)):
             idx = file_folds[fold]
-            predictions[i][idx] = decide_matrix(config, s.x[idx])
+            predictions[i][idx] = decide_matrix(config, s.x[idx], s.language)
     return [p.astype(str) for p in predictions]
