@@ -151,7 +151,7 @@ _CONDITION_WORDS = frozenset(
 )
 _CLOSED_WORDS = frozenset(
     {
-        *(w for c in _CLASSES for w in (*c.words, *(x for p in c.phrases for x in p.split()))),
+        *(w for c in _CLASSES for w in c.words),
         *_CONDITION_WORDS,
         *ADDRESSEE,
         *PRONOUNS,
@@ -467,11 +467,28 @@ _CLOSED_PHRASES = re.compile(
     r"(?<![\w-])(?:в течение|на протяжении|в пределах|с момента|со дня|с даты|по истечении|"
     r"в случае|в размере|от имени|from the date of|from the day of|in the event of|"
     r"in case of|by means of|in accordance with|according to|as long as|so long as|"
-    r"for example|for instance|such as)(?![\w-])",
+    r"for example|for instance|such as|in such (?:a )?cases?|in (?:this|that|these|those) cases?)"
+    r"(?![\w-])",
     re.IGNORECASE,
 )
 """Phrases that frame a fact without adding one (`в течение 14 дней`, `as long as`, `for
-example`): conditions and bounds they open are compared as slots."""
+example`, `in such cases`): conditions and bounds they open are compared as slots."""
+_CLASS_PHRASE_LIST = [p for c in _CLASSES for p in c.phrases if " " in p and not has_cjk(p)]
+_CLASS_PHRASES = re.compile(
+    r"(?<![\w-])(?:"
+    + "|".join(re.escape(p) for p in sorted(set(_CLASS_PHRASE_LIST), key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+"""The closed classes' phrases (`as a rule`, `in most cases`, `по словам`): slots, masked as
+phrases. Their words are content elsewhere (`the rule allows`, `the risk is low`)."""
+_CLASS_PHRASE_HEADS = re.compile(
+    r"(?<![\w-])(?:"
+    + "|".join(sorted({re.escape(p.split()[0]) for p in _CLASS_PHRASE_LIST}))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+"""The phrases' first words: most claims have none, and the phrase scan is skipped."""
 
 
 _MONEY = re.compile(
@@ -523,6 +540,8 @@ def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     """(lower-cased word, start, end) of the claim's Latin and Cyrillic content words."""
     out = []
     masked = _CLOSED_PHRASES.sub(lambda m: " " * len(m.group()), masked)
+    if _CLASS_PHRASE_HEADS.search(masked):
+        masked = _CLASS_PHRASES.sub(lambda m: " " * len(m.group()), masked)
     masked = _BOUND_MASK.sub(lambda m: " " * len(m.group()), masked)
     for _tok, a, b in token_spans(masked):
         raw = masked[a:b].lower()
@@ -677,6 +696,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         pos = claim_n.find(q.text)
         if any(same_amount(q, e) for e in ev_quantities):
             spans_ok.append((pos, pos + len(q.text)))
+            continue
+        named = _named_number(q, claim_n, pos, ev_ids)
+        if named is not None:
+            spans_ok.append(named)
             continue
         same = [e for e in ev_quantities if e.value == q.value]
         if (
@@ -947,6 +970,25 @@ def _modal_form(word: str) -> bool:
     if word.isascii() or has_cjk(word):
         return False
     return word in _RU_ENTITLED or any(lemma in _CLOSED_LEMMAS for lemma, _ in ru_lemmas(word)[:1])
+
+
+_NAME_BEFORE = re.compile(r"([^\W\d_]{2,})[ \u00a0]$")
+
+
+def _named_number(
+    q: Quantity, claim: str, pos: int, ev_ids: Sequence[Identifier]
+) -> tuple[int, int] | None:
+    """The span of `Covid 19` when the evidence names `COVID-19` (or `COVID19`): a bare number
+    after a word is that identifier written with a space and in another case."""
+    if q.unit is not None or pos < 0:
+        return None
+    m = _NAME_BEFORE.search(claim, 0, pos)
+    if m is None:
+        return None
+    word = m.group(1).lower()
+    if any(e.key == word and e.value == q.value for e in ev_ids):
+        return m.start(1), pos + len(q.text)
+    return None
 
 
 def _within_bound(

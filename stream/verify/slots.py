@@ -54,11 +54,12 @@ from stream.verify.units import (
 
 POSSIBLE = WordClass.of(
     "may, might, can, could, able, allowed, permitted, possible, possibly, potentially, "
-    "optionally, likely, perhaps, probably, maybe, "
+    "optionally, likely, perhaps, probably, maybe, seem, seems, seemed, appear to, appears to, "
+    "appeared to, "
     "может, могут, можно, мог, могла, могли, вправе, допускается, допускаются, разрешается, "
     "разрешено, возможно, способен, вероятно, по-видимому, может быть, мочь, смочь, "
-    "допускаться, разрешаться, возможный, уметь, умеет, умеют, "
-    "可以, 可能, 能, 能够, 允许, 准许, 可, 有权, 或许, 也许, 大概, 支持",
+    "допускаться, разрешаться, возможный, уметь, умеет, умеют, кажется, видимо, "
+    "可以, 可能, 能, 能够, 允许, 准许, 可, 有权, 或许, 也许, 大概, 支持, 似乎, 看来, 看起来",
     exclude="可能性, 不可, 可是",
 )
 TYPICAL = WordClass.of(
@@ -827,7 +828,9 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         for ex in NEGATION.cjk_exclude:
             masked = masked.replace(ex, _MASK * len(ex))
         for m in _ZH_NEG.finditer(masked):
-            follow = [w for w in _zh_words(text[m.end() : m.end() + 12]) if w.strip()]
+            # what follows in the negation's own clause: 余兴未休,骑车走过 negates no riding
+            ahead_text = _ZH_CLAUSE_END.split(text[m.end() : m.end() + 12], maxsplit=1)[0]
+            follow = [w for w in _zh_words(ahead_text) if w.strip()]
             placed = bool(follow) and follow[0] in _ZH_COVERBS
             while follow and (follow[0] in _ZH_AUX or not has_cjk(follow[0]) or len(follow[0]) < 2):
                 follow = follow[1:]
@@ -843,6 +846,8 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
 
 
 _NEGATION_CLAUSE_END = re.compile(r"[,;:.!?，；。！？]")
+_ZH_CLAUSE_END = re.compile(r"[,;!?，；。！？、]|[.:](?!\d)")
+"""Where a Chinese negation's clause ends (not the point of `675.2` or the colon of `9:30`)."""
 
 
 def _in_clause(text: str, found: list[re.Match[str]], i: int, most: int = 5) -> int:

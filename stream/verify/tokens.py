@@ -40,7 +40,8 @@ _TOKEN_RE = re.compile(
     r"(?P<num>\d+(?:[.,]\d+)*%?)"
     r"|(?P<cjk>[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)"
     r"|(?P<cyr>[а-яё]+(?:-[а-яё]+)*)"
-    r"|(?P<lat>[a-z]+(?:['.\-][a-z0-9]+)*)",
+    r"|(?P<lat>[a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+"
+    r"(?:['.\-][a-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]+)*)",
     re.IGNORECASE,
 )
 # The same pattern without groups: `findall` then yields plain strings.

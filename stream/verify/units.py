@@ -924,6 +924,8 @@ NEGATION = WordClass.of(
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
     "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, "
+    # adverbs built on 不 that negate nothing: unknowingly, cannot help (doing), in no time
+    "不知不觉, 不由得, 不由自主, 不禁, 不觉, 不一会, "
     # words that only contain a negation character: force majeure, deductible waiver,
     # real estate, adverse (reaction), illegal
     "不可抗力, 不计免赔, 不动产, 不良, 不法, 无人机, 非法",

@@ -1033,3 +1033,50 @@ def test_an_amount_another_sentence_states_with_the_claims_words_is_no_contradic
 def test_an_amount_of_a_sentence_about_something_else_still_contradicts() -> None:
     claim = "Backups of the staging environment are retained for 30 days."
     assert _verdict_in(claim, STAGING, "en") == "contradicted"
+
+
+# Seventh round (issue 17, `rules-3.3`): misreadings found among the dev files' false accepts
+# and faithful claims held; each case failed before its rule.
+SEVENTH_ROUND = [
+    # a closed class's phrase is masked as a phrase; its words are content elsewhere: `the
+    # rule` is the subject, not the `as a rule` hedge
+    ("The rule allows smoking.", "Smoking is not allowed by the rule.", "en", "contradicted"),
+    ("As a rule, refunds take 5 days.", "Refunds usually take 5 days.", "en", "entailed"),
+    ("In such cases, a spouse who is a guardian of minor dependents might have a stronger claim.",
+     "As the guardian of minor dependents, one spouse might have a stronger claim than another.",
+     "en", "entailed"),
+    # `seems` / `appears to` / кажется / 似乎 hedge as `likely` does
+    ("Visual attention is essential for learning.",
+     "Visual attention seems essential for learning.", "en", "insufficient"),
+    ("Visual attention seems essential for learning.",
+     "Visual attention is essential for learning.", "en", "entailed"),
+    ("The drug reduces pain.", "The drug appears to reduce pain.", "en", "insufficient"),
+    ("Препарат снижает боль.", "Препарат, кажется, снижает боль.", "ru", "insufficient"),
+    ("这种药减轻疼痛。", "这种药似乎减轻疼痛。", "zh", "insufficient"),
+    # adverbs built on 不 negate nothing; a Chinese negation ends with its clause
+    ("他骑车。", "他不知不觉骑车走过平安里。", "zh", "entailed"),
+    ("他不会骑车。", "他不知不觉骑车走过平安里。", "zh", "insufficient"),
+    ("他不会骑车。", "他余兴未休,骑车走过平安里。", "zh", "insufficient"),
+    # an identifier written with a space and in another case (`Covid 19` for `COVID-19`)
+    ("Covid 19 patients had a headache.", "COVID-19 patients had a headache.", "en", "entailed"),
+    ("Covid 20 patients had a headache.", "COVID-19 patients had a headache.", "en",
+     "insufficient"),
+    # Latin letters with diacritics are letters: a name is one word, not its ASCII pieces
+    ("Müller approved the budget.", "Müller approved the budget.", "en", "entailed"),
+    ("Müller approved the budget.", "Mäller approved the budget.", "en", "insufficient"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), SEVENTH_ROUND)
+def test_seventh_round_rules_and_their_guards(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
+
+
+def test_latin_words_with_diacritics_are_one_token() -> None:
+    from stream.verify.tokens import tokens
+
+    assert tokens("Jón Daði Böðvarsson, Đorđević, Nguyễn") == (
+        "jón", "daði", "böðvarsson", "đorđević", "nguyễn",
+    )  # fmt: skip
