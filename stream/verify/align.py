@@ -697,9 +697,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         if any(same_amount(q, e) for e in ev_quantities):
             spans_ok.append((pos, pos + len(q.text)))
             continue
-        named = _named_number(q, claim_n, pos, ev_ids)
-        if named is not None:
-            spans_ok.append(named)
+        name_span = _named_number(q, claim_n, pos, ev_ids)
+        if name_span is not None:
+            spans_ok.append(name_span)
             continue
         same = [e for e in ev_quantities if e.value == q.value]
         if (
