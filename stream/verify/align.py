@@ -2088,10 +2088,12 @@ def _substitutions(
             if hit:
                 out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     lowered = claim.lower()
+    headline = _headline(claim)
     entities = [
         p
         for p in unaligned
-        if (p[:1].isupper() and not claim.startswith(p)) or (p.isascii() and has_cjk(claim))
+        if (p[:1].isupper() and not claim.startswith(p) and not headline and not _emphasis(p))
+        or (p.isascii() and has_cjk(claim))
     ]
     # another name is another value only in a claim whose every other unit aligns
     if entities and len(unaligned) <= 2 and all(p in entities for p in unaligned):
@@ -2111,6 +2113,20 @@ def _substitutions(
                 )
             )
     return out
+
+
+def _headline(claim: str) -> bool:
+    """A claim in title case (`Volcanoes Melting West Antarctic Glaciers`): its capitals mark
+    no names."""
+    long = [w for w in _WORD.findall(claim) if len(w) > 3 and not has_cjk(w)]
+    return len(long) >= 3 and sum(w[:1].isupper() for w in long) >= 0.75 * len(long)
+
+
+def _emphasis(word: str) -> bool:
+    """A dictionary word in capitals for emphasis (`it RESPONDS to it`), not an acronym."""
+    from stream.verify.lexicon import _en_bases
+
+    return len(word) >= 5 and word.isupper() and word.isascii() and bool(_en_bases(word.lower()))
 
 
 _NUMBER_HEAD = re.compile(r"[\d.,]+|[^\W\d_]+")

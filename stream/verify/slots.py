@@ -265,6 +265,13 @@ _IMPERATIVE = re.compile(
 _RU_FIRST_WORD = re.compile(r"^\s*(?:не\s+)?([А-ЯЁ][а-яё]+(?:ть|ться|чь|тись))\b")
 
 
+def _opens_sentence(text: str) -> bool:
+    """The text starts a sentence (a capital, or Chinese), not a clause cut from one: `use of
+    tobacco and alcohol` after `are against the production and` is no instruction."""
+    first = next((c for c in text if c.isalpha()), "")
+    return first.isupper() or has_cjk(first)
+
+
 def _opens_with_infinitive(text: str) -> bool:
     """A Russian rule opening with an infinitive (`Хранить при температуре…`) is an
     instruction; pymorphy3 tells the verb from a noun of the same ending (`Честность`)."""
@@ -498,7 +505,9 @@ def _slots(text: str) -> Slots:
         del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
     if modality.get("advice") == "стоит" and _PRICED_STOIT.search(lowered):
         del modality["advice"]  # `ски-пасс стоит 2500 рублей`: a price, not advice
-    if _IMPERATIVE.search(text) or (not modality and _opens_with_infinitive(text)):
+    if (_IMPERATIVE.search(text) and _opens_sentence(text)) or (
+        not modality and _opens_with_infinitive(text)
+    ):
         modality.setdefault("obligation", "(instruction)")
     order = {}
     plain = scan(lowered)
@@ -1003,6 +1012,14 @@ def _is_modifier(word: str) -> bool:
     return any(pos in ("ADJF", "PRTF") for _, pos in ru_lemmas(word)[:1])
 
 
+def _denies_modal(negation: Negation) -> bool:
+    """The negation denies a permission or a duty (`smoking is not allowed`, `не требуется`):
+    evidence that merely mentions smoking, with no permission or duty of its own, does not
+    state the opposite."""
+    written = negation[1].split()
+    return len(written) > 1 and written[1] in _MODAL_WORDS
+
+
 def _adjacent(negation: Negation) -> bool:
     """The negation's first target is the word right after it (`не работает`, `not covered`)."""
     written = negation[1].split()
@@ -1056,7 +1073,11 @@ def compare(
             and not any(_first(c[0]) & e[0] for e in evidence.negated)
         ]
         if (asserted and (not reworded or denied)) or (
-            plain and any(_first(c[0]) & evidence.content for c in unmatched_claim)
+            plain
+            and any(
+                _first(c[0]) & evidence.content and (evidence.modality or not _denies_modal(c))
+                for c in unmatched_claim
+            )
         ):
             opposite.append(signal)
     out += _quantifiers(claim, evidence, claim_keys)

@@ -917,15 +917,21 @@ class WordClass:
 NEGATION = WordClass.of(
     "not, no, never, none, nobody, nothing, neither, nor, cannot, can't, don't, doesn't, "
     "didn't, isn't, aren't, wasn't, weren't, won't, without, "
-    "prohibited, forbidden, banned, disallowed, "
-    "не, нет, ни, никогда, ничего, никто, нельзя, невозможно, без, "
+    "prohibited, forbidden, banned, disallowed, prohibition, "
+    "не, нет, ни, никогда, ничего, никто, нельзя, невозможно, без, запрет, "
     "запрещено, запрещен, запрещён, запрещена, запрещены, запрещается, запрещаются, "
     "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁, 不得, 不准, 不许",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
     "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, "
-    # adverbs built on 不 that negate nothing: unknowingly, cannot help (doing), in no time
-    "不知不觉, 不由得, 不由自主, 不禁, 不觉, 不一会, "
+    # adverbs and set phrases built on 不 that negate nothing: unknowingly, cannot help
+    # (doing), in no time, rare, all at once, countless, self-evident, through and through,
+    # sparing no effort, unbelievable
+    "不知不觉, 不由得, 不由自主, 不禁, 不觉, 不一会, 不可多得, 不约而同, 不计其数, 不言而喻, "
+    "不折不扣, 不遗余力, 不可思议, "
+    # words whose 别 is `other` or `distinguish`, not `don't`
+    "别人, 别的, 别家, 别处, 别国, 特别, 区别, 分别, 告别, 类别, 级别, 性别, 识别, 差别, 个别, "
+    "别墅, 别名, 辨别, 鉴别, 离别, 派别, 判别, 甄别, 道别, 惜别, 诀别, "
     # words that only contain a negation character: force majeure, deductible waiver,
     # real estate, adverse (reaction), illegal
     "不可抗力, 不计免赔, 不动产, 不良, 不法, 无人机, 非法",

@@ -1064,6 +1064,24 @@ SEVENTH_ROUND = [
     # Latin letters with diacritics are letters: a name is one word, not its ASCII pieces
     ("Müller approved the budget.", "Müller approved the budget.", "en", "entailed"),
     ("Müller approved the budget.", "Mäller approved the budget.", "en", "insufficient"),
+    # 别 in 别的 / 别人 is `other`, 不可多得 is `rare`: no negation (both were `contradicted`)
+    ("家长们向阿姨送东西。", "元旦之前,别的家长都向阿姨们送东西。", "zh", "entailed"),
+    ("我国面临着历史机遇", "现在我国面临着改革和发展的不可多得的历史机遇", "zh", "entailed"),
+    ("你去。", "你别去。", "zh", "insufficient"),
+    # a denied permission against evidence that only mentions the thing (a clause cut from a
+    # sentence is no instruction either); against a stated permission it still contradicts
+    ("Tobacco and alcohol are also not allowed.",
+     "New Order Amish are against the production and use of tobacco and alcohol.", "en",
+     "insufficient"),
+    ("Smoking is not allowed.", "Guests may smoke on the balcony.", "en", "contradicted"),
+    ("Alcohol is allowed.", "The prohibition of alcohol applies to members.", "en",
+     "contradicted"),
+    # capitals in a title-case claim or for emphasis mark no names
+    ("Asymptomatic COVID: Silent, but Maybe Not Harmless",
+     "APs with COVID-19 still have certain period of viral shedding, which suggests the "
+     "possibility of transmission during their asymptomatic period.", "en", "insufficient"),
+    ("The summit was held in Paris in 2019.", "The summit was held in Berlin in 2019.", "en",
+     "contradicted"),
 ]  # fmt: skip
 
 
