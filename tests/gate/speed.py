@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -55,6 +56,21 @@ def claims_per_s(file: Path, pythonpath: str | None) -> float:
     return float(orjson.loads(done.stdout)["results"][0]["claims_per_s"])
 
 
+def share_compiled_tables(here: Path, baseline: Path) -> int:
+    """Copy this checkout's compiled lexical tables (`make` builds them; `git archive` has
+    none) into the baseline, so both sides look words up the same way: each compiled file
+    names the digest of its text table, and a baseline whose text differs reads its text
+    instead. Returns how many were copied."""
+    source, target = here / "stream" / "verify" / "data", baseline / "stream" / "verify" / "data"
+    if not target.is_dir():
+        return 0
+    copied = 0
+    for table in sorted(source.glob("*.dawg")):
+        shutil.copy2(table, target / table.name)
+        copied += 1
+    return copied
+
+
 def compare(files: list[Path], baseline: Path, here: Path, runs: int) -> list[str]:
     """Report lines: per file, the medians of `runs` alternated runs and this / baseline."""
     lines = [f"{'file':28} {'baseline claims/s':>18} {'this claims/s':>14} {'ratio':>6}"]
@@ -95,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("--runs must be at least 1")
         with tempfile.TemporaryDirectory(prefix="citegate-speed-") as tmp:
             baseline = checkout(args.baseline, Path(tmp) / "baseline", here)
+            share_compiled_tables(here, baseline)
             for module in args.baseline_without:
                 (baseline / f"{module}.py").write_text(
                     f"raise ImportError('{module} withheld by tests.gate.speed')\n"

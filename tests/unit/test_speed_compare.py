@@ -65,3 +65,16 @@ def test_baseline_without_withholds_a_module_from_the_baseline_only(
     assert speed.main(["--baseline", "HEAD", "--baseline-without", "dawg", str(data)]) == 0
     assert codes["baseline"] != 0  # withheld: the import fails there
     assert not (paths["here"] / "dawg.py").exists()
+
+
+def test_the_baseline_gets_the_compiled_tables_of_this_checkout(tmp_path: Path) -> None:
+    here, baseline = tmp_path / "here", tmp_path / "baseline"
+    for root in (here, baseline):
+        (root / "stream" / "verify" / "data").mkdir(parents=True)
+    (here / "stream" / "verify" / "data" / "lexicon-en.dawg").write_bytes(b"compiled")
+    (here / "stream" / "verify" / "data" / "lexicon-en.txt.gz").write_bytes(b"text")
+    assert speed.share_compiled_tables(here, baseline) == 1
+    copied = baseline / "stream" / "verify" / "data" / "lexicon-en.dawg"
+    assert copied.read_bytes() == b"compiled"
+    assert not (baseline / "stream" / "verify" / "data" / "lexicon-en.txt.gz").exists()
+    assert speed.share_compiled_tables(here, tmp_path / "no-package") == 0
