@@ -88,6 +88,7 @@ from stream.verify.units import (
     clearly_different,
     has_cjk,
     identifiers,
+    in_claims_bound,
     normalize_zh,
     quantities,
     same_amount,
@@ -722,6 +723,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 states_other.append(signal)  # 30 seconds for 30 minutes; not a month for 30 days
             continue
         alike = [e for e in ev_quantities if q.unit is not None and _comparable(q, e)]
+        if alike and in_claims_bound(q, alike, bounds(claim_n), ev.get(bounds)):
+            spans_ok.append((pos, pos + len(q.text)))
+            continue
         if q.unit is not None and not alike and any(e.unit is not None for e in ev_quantities):
             typed = [e for e in ev_quantities if e.unit is not None]
             signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(typed)})")

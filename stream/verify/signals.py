@@ -17,6 +17,8 @@ from stream.verify.numerals import NUMBER_WORD_TOKENS
 from stream.verify.tokens import number_token
 from stream.verify.units import (
     Quantity,
+    bound_met,
+    bounds,
     has_cjk,
     identifiers,
     normalize_clock,
@@ -35,6 +37,9 @@ _NUM_RE = re.compile(
     r"(\s?(?:%|％|percent\b|per cent\b|процент\w*))?",
     re.IGNORECASE,
 )
+_BOUND_SCAN_CHARS = 20_000
+"""How much of the cited text is read for the bounds on its amounts (only for a claim that
+bounds an amount the text does not state)."""
 _YEAR_RE = re.compile(r"(?<!\d)(1[89]\d{2}|20\d{2}|21\d{2})(?!\d)")
 _VERSION_RE = re.compile(r"(?i)(?:\bv|\bversion\s|\bверси\w*\s|[a-z]\s)(\d+(?:\.\d+)+)")
 
@@ -324,7 +329,8 @@ def risk_signals(
                 RiskSignal(SignalCode.VERSION_MISMATCH, f"{version} (evidence has {others})")
             )
     flagged = {s.detail.split(" ")[0] for s in out}
-    for q in quantities(normalize_zh(claim)):
+    claim_quantities = quantities(normalize_zh(claim))
+    for q in claim_quantities:
         # `2 weeks` is supported by `14 days`: the same amount, exactly converted
         if q.unit is not None and any(
             same_amount(q, e) for e in located(_n_quantities, facts_text, analysis, offset)
@@ -332,6 +338,19 @@ def risk_signals(
             ev_numbers.setdefault(number_token(q.value), q.text)
             if q.unit == "%":  # `half of` in the evidence supports a claim's `50%`
                 ev_numbers.setdefault(number_token(q.value) + "%", q.text)
+    bounded = [q for q in claim_quantities if q.unit is not None]
+    claim_bounds = bounds(normalize_zh(claim)) if bounded else {}
+    if any(k != {"exact"} for k in claim_bounds.values()):
+        # `more than a year` is supported by `two years`: an amount inside the claim's bound
+        stated = located(_n_quantities, facts_text, analysis, offset)
+        ev_bounds: dict[str, frozenset[str]] | None = None
+        for q in bounded:
+            if number_token(q.value) in ev_numbers or not claim_bounds.get(f"#{q.value}"):
+                continue
+            if ev_bounds is None:
+                ev_bounds = bounds(normalize_zh(facts_text[:_BOUND_SCAN_CHARS]))
+            if any(bound_met(q, e, claim_bounds, ev_bounds) for e in stated):
+                ev_numbers.setdefault(number_token(q.value), q.text)
     # a Chinese claim is read as the evidence's Chinese is (`下午6点` is `18:00`)
     read = normalize_zh(claim) if has_cjk(claim) else normalize_clock(claim)
     for token, written in numbers(read).items():

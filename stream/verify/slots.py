@@ -302,6 +302,9 @@ class Slots:
     future: str = ""
     """A future marker of the claim (`will`, `будет`, 会): no modality, but named when it
     states as certain what the evidence says may happen."""
+    conditioned: tuple[tuple[frozenset[str], str], ...] = ()
+    """Negations inside a condition clause (`if the item is not damaged`): the text does not
+    assert them."""
     if_negated: tuple[tuple[frozenset[str], str], ...] = ()
     """The one negation inside an `if` clause (`if the item is not damaged`): `if not Y, X`
     may restate the evidence's `X unless Y`."""
@@ -403,6 +406,33 @@ def _clauses(masked: str, lowered: str) -> list[tuple[int, int]]:
     return spans
 
 
+_IMPLICATIVE = re.compile(
+    r"(?<![\w-])(?:(?:forgot|forgets|forgotten|failed|fails|refused|refuses|neglected|neglects|"
+    r"declined|declines)\s+to"
+    r"|(?:забыл|забыла|забыли|забыло|отказался|отказалась|отказались|отказалось)"
+    r"(?=\s+[а-яё]+(?:ть|ться|ти|чь)(?![\w-])))(?![\w-])"
+)
+"""Verbs that imply their complement did not happen (`forgot to close` = `did not close`,
+`отказалась сообщить` = `не сообщила`). Not `не смог`: `я бы не смог` is a conditional."""
+_IMPLICATIVE_HEADS = (
+    "forg",
+    "fail",
+    "refus",
+    "neglect",
+    "declin",
+    "забыл",
+    "отказал",
+    "смог",
+    "сумел",
+)
+
+
+def _implied_negation(m: re.Match[str]) -> str:
+    """The implicative as a negation of the same length (offsets stay the text's)."""
+    word = "не" if m.group()[:1] >= "\u0400" else "not"
+    return word.ljust(len(m.group()))
+
+
 def _clause_keys(lowered: str, at: int, clauses: list[tuple[int, int]]) -> frozenset[str]:
     """Keys of the content words of the condition clause starting at `at`."""
     span = next(((a, b) for a, b in clauses if a == at), None)
@@ -436,6 +466,9 @@ def _slots(text: str) -> Slots:
     negated_bound = masked != unmasked and _negated_bound(unmasked)
     if _may_have(masked, _NEGATED_MODAL_HEADS):
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
+    if any(h in masked for h in _IMPLICATIVE_HEADS):
+        # `forgot to close` says the door was not closed: read as the negation it implies
+        masked = _IMPLICATIVE.sub(_implied_negation, masked)
     words = tuple(scan(masked)[2])
     located = _negations(masked)
     negated = tuple(n for _, n in located)
@@ -535,6 +568,9 @@ def _slots(text: str) -> Slots:
         hedge=tuple(HEDGE.find(masked, wordset))
         + (("(question)",) if _QUESTION.search(text) else ()),
         future=next(iter(_FUTURE.find(masked, wordset)), ""),
+        conditioned=tuple(
+            n for pos, n in located if any(a <= pos < b for a, b in clauses) and n in negated
+        ),
         if_negated=if_negations if len(if_negations) == 1 else (),
         main_negated=bool(main),
         sufficient=_sufficient(lowered, conditions),
@@ -1053,13 +1089,25 @@ def compare(
         # the evidence states the predicate the claim negates, or negates the one it states
         # (an exception the evidence makes is no such statement: `except uploads` does not say
         # what uploads are allowed)
-        asserted = [e for e in unmatched_evidence if not e[1].startswith(_EXCEPTED)]
+        asserted = [
+            e
+            for e in unmatched_evidence
+            if not e[1].startswith(_EXCEPTED)
+            # the evidence's `if not Y` asserts no `not Y` to a claim without a condition of
+            # its own (`The item is damaged` for `If the item is not damaged, …`); a claim's
+            # condition is compared with it (`unless you cancel` / `if you do not cancel`)
+            and not (
+                "if" in evidence.conditions and not claim.conditions and e in evidence.conditioned
+            )
+        ]
         # with a condition in the evidence, a negation the claim adds usually restates it
         # (`expires unless renewed` / `expires if not renewed`): not a contradiction
         # with a negation of its own in the evidence, a claim's negation on another word is
         # more often the same prohibition reworded (`not allowed to print` for `cannot use
         # the printing service`) than a clash: insufficient, not contradicted
-        plain = not evidence.conditions and not evidence.negated
+        # evidence that only says it was tried, planned or believed (or asks) asserts nothing
+        # a negation could contradict
+        plain = not evidence.conditions and not evidence.negated and not evidence.hedge
         # as many negations on both sides that merely name different words are mostly one
         # negation in another word order (`нельзя даже на велосипедах` / `… категорически
         # нельзя`): insufficient, not contradicted

@@ -11,7 +11,7 @@ cheap and easy to grow.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import TypeVar
@@ -844,6 +844,51 @@ def clearly_different(a: Quantity, b: Quantity) -> bool | None:
     return low <= 0 or high / low > 1.5
 
 
+def in_claims_bound(
+    q: Quantity,
+    alike: Iterable[Quantity],
+    claim_bounds: Mapping[str, frozenset[str]],
+    ev_bounds: Mapping[str, frozenset[str]],
+) -> bool:
+    """The claim only bounds its amount, and every amount of that kind the evidence states
+    exactly lies inside the bound (`extended by more than a year` where it says `by two
+    years`; `up to 5 days` where it says `3 days`). A bound of the evidence's own (`within 7
+    days` for `within 14 days`) is another rule, not this."""
+    found = [bound_met(q, e, claim_bounds, ev_bounds) for e in alike]
+    return bool(found) and all(found)
+
+
+def bound_met(
+    q: Quantity,
+    e: Quantity,
+    claim_bounds: Mapping[str, frozenset[str]],
+    ev_bounds: Mapping[str, frozenset[str]],
+) -> bool:
+    """The evidence's exact amount `e` lies inside the one bound the claim puts on `q`."""
+    kinds = claim_bounds.get(f"#{q.value}", frozenset())
+    if kinds not in (frozenset({"lower"}), frozenset({"upper"})):
+        return False
+    mine, theirs = _size(q), _size(e)
+    return (
+        mine is not None
+        and theirs is not None
+        and mine[1] == theirs[1]
+        and ev_bounds.get(f"#{e.value}", frozenset({"exact"})) == {"exact"}
+        and (theirs[0] > mine[0] if "lower" in kinds else theirs[0] < mine[0])
+    )
+
+
+def _size(q: Quantity) -> tuple[float, str] | None:
+    """(value, unit) in the base unit where the unit converts exactly, else as written."""
+    exact = magnitude(q)
+    if exact is not None:
+        return exact
+    try:
+        return float(q.value), q.unit or ""
+    except ValueError:
+        return None
+
+
 def same_amount(a: Quantity, b: Quantity) -> bool:
     """The same value in the same unit, or the same amount in exactly convertible units."""
     if a.value == b.value and a.unit == b.unit:
@@ -1040,7 +1085,7 @@ _BOUND_RE = re.compile(
     + "|".join(
         sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), key=len, reverse=True)
     )
-    + r")\b)",
+    + r")\b|an?\s+(?:second|minute|hour|day|night|week|month|quarter|year)s?\b)",
     re.IGNORECASE,
 )
 _LATENESS = frozenset(
@@ -1203,7 +1248,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     for m in _BOUNDED.finditer(text):
         raw = m.group(0).lower()
         kinds = {kind for a, _, kind in spans if a == m.start()}
-        if raw in ONE_WORDS or raw in _RU_BARE_UNITS:
+        if raw in ONE_WORDS or raw in _RU_BARE_UNITS or raw in ("a", "an"):
             if not kinds:
                 continue  # `one of`, `no one`, `час`: no amount, unless a bound counts it
             token = NUMBER_TOKENS["once"]  # `#1`
@@ -1229,9 +1274,12 @@ _BOUNDED = re.compile(
     + "|".join(
         sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), key=len, reverse=True)
     )
-    + r")(?![\w-])",
+    + r")(?![\w-])"
+    r"|(?<![\w-])an?(?=\s+(?:second|minute|hour|day|night|week|month|quarter|year)s?(?![\w-]))",
     re.IGNORECASE,
 )
+"""Amounts a bound word may govern: digits, number words, and `a` before a unit (`more than a
+year`)."""
 
 
 _SCAN = re.compile(rf"[{_LETTER}]+(?:['’\-][{_LETTER}]+)*")

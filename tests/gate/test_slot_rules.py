@@ -1082,6 +1082,40 @@ SEVENTH_ROUND = [
      "possibility of transmission during their asymptomatic period.", "en", "insufficient"),
     ("The summit was held in Paris in 2019.", "The summit was held in Berlin in 2019.", "en",
      "contradicted"),
+    # `forgot to` / `refused to` / забыл / отказалась imply the act did not happen
+    ("The driver did not close the door.", "The driver forgot to close the door.", "en",
+     "entailed"),
+    ("The minister did not give details.", "The minister refused to give details.", "en",
+     "entailed"),
+    ("The driver closed the door.", "The driver forgot to close the door.", "en",
+     "contradicted"),
+    ("Водитель машины не закрыл дверь.", "Водитель машины забыл закрыть дверь.", "ru",
+     "entailed"),
+    ("Министр не сообщила подробности.", "Министр отказалась сообщить подробности.", "ru",
+     "entailed"),
+    # a negation inside the evidence's `if` clause is not asserted; a hedged or asked
+    # predicate is not either
+    ("The item is damaged.", "If the item is not damaged, we refund it.", "en", "insufficient"),
+    ("У подсудимых были дети.",
+     "Если бы детей у подсудимых не было, они могли бы получить семь лет.", "ru",
+     "insufficient"),
+    ("The driver did not close the door.", "The driver tried to close the door.", "en",
+     "insufficient"),
+    ("The driver did not close the door.", "Did the driver close the door?", "en",
+     "insufficient"),
+    ("The driver did not close the door.", "The driver closed the door.", "en", "contradicted"),
+    # an amount the claim only bounds, inside that bound, is supported; a bound of the
+    # evidence's own is another rule
+    ("The term was extended by more than a year.", "The term was extended by two years.", "en",
+     "entailed"),
+    ("The term was extended by more than 12 months.", "The term was extended by 2 years.", "en",
+     "entailed"),
+    ("Delivery takes up to 5 days.", "Delivery takes 3 days.", "en", "entailed"),
+    ("The term was extended by more than three years.", "The term was extended by two years.",
+     "en", "contradicted"),
+    ("Delivery takes up to 2 days.", "Delivery takes 3 days.", "en", "contradicted"),
+    ("Refunds are issued within 14 days.", "Refunds are issued within 7 days.", "en",
+     "contradicted"),
 ]  # fmt: skip
 
 
