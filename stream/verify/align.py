@@ -787,6 +787,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             and not claim_side(raw) & ev_keys
             and not _parts_align(raw, ev_keys)
         ):
+            stated = _negated_antonym(raw, window_n) if not _negated_at(claim_n, a) else None
+            if stated is not None:
+                # `closed` for `does not open`, `unavailable` for `not available`
+                sequence.append((a, word_keys | keys(stated.lower())))
+                continue
             missing_spans.append((a, b))
             name = masked[a:b][:1].isupper() and (a > 0 or masked[a:b].isupper())
             if predicate(raw, before) and not name:
@@ -1816,6 +1821,37 @@ def _antonym_stems(word: str) -> frozenset[str]:
     return frozenset(word[:n] for n in _PREFIX_LENGTHS if word[:n] in _PARTNERS)
 
 
+_GRADED = frozenset(
+    """increase decrease reduce rise fall higher lower gain loss maximum minimum before
+    after""".split()
+)
+"""Direction stems with a middle between the two: what is not increased may be unchanged."""
+_NEGATED_BEFORE = re.compile(
+    r"(?<![\w-])(?:not|never|no|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|"
+    r"weren't|won't|hasn't|haven't)(?:\s+[\w'-]+){0,2}\s+$",
+    re.IGNORECASE,
+)
+"""A negation at most two words before the end of a text: what stands next is negated."""
+
+
+def _negated_at(text: str, at: int) -> bool:
+    """The word at `at` stands under a negation just before it (`not available`)."""
+    return _NEGATED_BEFORE.search(text[max(0, at - 40) : at].replace("’", "'")) is not None
+
+
+def _negated_antonym(word: str, text: str) -> str | None:
+    """An antonym of the English `word` that `text` negates (`does not open` for `closed`,
+    `not available` for `unavailable`): the same statement in other words. Not for the
+    graded direction words (`_GRADED`)."""
+    opposites = antonyms_of(word)
+    if not opposites or _antonym_stems(word) & _GRADED:
+        return None  # `not increase` is no `decrease`: a direction may also stay the same
+    for m in _WORD.finditer(text):
+        if bases_of(m.group()) & opposites and _negated_at(text, m.start()):
+            return m.group()
+    return None
+
+
 def _antonym(a: str, b: str) -> bool:
     """`b` starts with a direction stem opposite to one `a` starts with (and not `a`'s own)."""
     mine = _antonym_stems(a)
@@ -1850,7 +1886,7 @@ def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
         )
         if hit is None and _antonym_stems(word):
             hit = next((o for o in focus_words if _antonym(word, o)), None)
-        if hit is not None:
+        if hit is not None and _negated_antonym(word, focus) is None:
             out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     return out[:2]
 

@@ -1116,6 +1116,15 @@ SEVENTH_ROUND = [
     ("Delivery takes up to 2 days.", "Delivery takes 3 days.", "en", "contradicted"),
     ("Refunds are issued within 14 days.", "Refunds are issued within 7 days.", "en",
      "contradicted"),
+    # a negated antonym is the same statement: `closed` for `does not open`
+    ("The office is closed on public holidays.",
+     "The office does not open on public holidays.", "en", "entailed"),
+    ("The service is unavailable on Sundays.", "The service is not available on Sundays.",
+     "en", "entailed"),
+    ("The office is not closed on public holidays.",
+     "The office does not open on public holidays.", "en", "contradicted"),
+    ("The office is closed on public holidays.", "The office is open on public holidays.", "en",
+     "contradicted"),
 ]  # fmt: skip
 
 
