@@ -84,6 +84,7 @@ from stream.verify.units import (
     Identifier,
     Quantity,
     WordClass,
+    approximate_at,
     bounds,
     clearly_different,
     has_cjk,
@@ -91,6 +92,7 @@ from stream.verify.units import (
     in_claims_bound,
     normalize_zh,
     quantities,
+    rounds_to,
     same_amount,
     scan,
     short_cache,
@@ -537,6 +539,15 @@ def _price_verb(word: str) -> bool:
     )
 
 
+_APPROXIMATELY = re.compile(
+    r"(?<![\w-])(?:about|around|approximately|roughly|около|примерно|приблизительно)(?=\s*\d)"
+    r"|(?:大约|大概|约)(?=\d)",
+    re.IGNORECASE,
+)
+"""An approximation word before an amount (`около 97%`, `约97%`): compared with the amount
+(`units.approximate_at`), not aligned as a word."""
+
+
 def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     """(lower-cased word, start, end) of the claim's Latin and Cyrillic content words."""
     out = []
@@ -733,6 +744,16 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             if typed and all(clearly_different(q, e) for e in typed):
                 states_other.append(signal)  # 8 calendar days for 8 business hours
             continue
+        rounded = [e for e in ev_quantities if rounds_to(e, q)]
+        if rounded:
+            if approximate_at(claim_n, pos):
+                spans_ok.append((pos, pos + len(q.text)))  # `about 97%` for `97.1%`
+            else:
+                # the evidence's amount rounded: not the value stated, not another value either
+                mismatches.append(
+                    RiskSignal(SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence: {_q(rounded)})")
+                )
+            continue
         counted = [
             e
             for e in ev_quantities
@@ -754,7 +775,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             states_other.append(signal)  # the same kind of amount, another value
 
     # content words (Latin, Cyrillic) and Chinese words
-    masked = _mask_after_bounds(_mask_closed(claim_n))
+    masked = _APPROXIMATELY.sub(
+        lambda m: " " * len(m.group()), _mask_after_bounds(_mask_closed(claim_n))
+    )
     ev_keys = ev.get(span_keys)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
     claim_keys: set[str] = set()
@@ -835,7 +858,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         pos = claim_n.find(acronym)
         if any(x <= pos < y for x, y in spans_ok):
             continue
-        if acronym.lower() not in window_words and acronym not in unaligned:
+        low = acronym.lower()
+        if (
+            low not in window_words
+            and f"{low}'s" not in window_words  # `Team GB's`
+            and f"{low}’s" not in window_words
+            and acronym not in unaligned
+        ):
             unaligned.append(acronym)
 
     # closed-class slots, compared in the clauses of the span that carry the claim

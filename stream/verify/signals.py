@@ -17,6 +17,7 @@ from stream.verify.numerals import NUMBER_WORD_TOKENS
 from stream.verify.tokens import number_token
 from stream.verify.units import (
     Quantity,
+    approximate_at,
     bound_met,
     bounds,
     has_cjk,
@@ -24,6 +25,7 @@ from stream.verify.units import (
     normalize_clock,
     normalize_zh,
     quantities,
+    rounds_to,
     same_amount,
     short_cache,
 )
@@ -338,6 +340,12 @@ def risk_signals(
             ev_numbers.setdefault(number_token(q.value), q.text)
             if q.unit == "%":  # `half of` in the evidence supports a claim's `50%`
                 ev_numbers.setdefault(number_token(q.value) + "%", q.text)
+        elif approximate_at(normalize_zh(claim), normalize_zh(claim).find(q.text)) and any(
+            rounds_to(e, q) for e in located(_n_quantities, facts_text, analysis, offset)
+        ):
+            # `about 97%` is supported by `97.1%`
+            ev_numbers.setdefault(number_token(q.value), q.text)
+            ev_numbers.setdefault(number_token(q.value) + "%", q.text)
     bounded = [q for q in claim_quantities if q.unit is not None]
     claim_bounds = bounds(normalize_zh(claim)) if bounded else {}
     if any(k != {"exact"} for k in claim_bounds.values()):

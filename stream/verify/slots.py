@@ -302,6 +302,9 @@ class Slots:
     future: str = ""
     """A future marker of the claim (`will`, `будет`, 会): no modality, but named when it
     states as certain what the evidence says may happen."""
+    contrasted: tuple[tuple[frozenset[str], str], ...] = ()
+    """Negations of a word the text also states without one, with an object of their own
+    (`не принадлежит государству, она принадлежит народу`): `not X but Y`."""
     conditioned: tuple[tuple[frozenset[str], str], ...] = ()
     """Negations inside a condition clause (`if the item is not damaged`): the text does not
     assert them."""
@@ -431,6 +434,22 @@ def _implied_negation(m: re.Match[str]) -> str:
     """The implicative as a negation of the same length (offsets stay the text's)."""
     word = "не" if m.group()[:1] >= "\u0400" else "not"
     return word.ljust(len(m.group()))
+
+
+def _contrasted(
+    negated: tuple[tuple[frozenset[str], str], ...], words: tuple[str, ...]
+) -> tuple[tuple[frozenset[str], str], ...]:
+    """The negations whose word the text also states elsewhere, and that negate it of an
+    object of their own (`not to the state, it belongs to the people`)."""
+    out = []
+    for n in negated:
+        written = n[1].split()
+        if len(written) < 2 or not _second(n[0]):
+            continue
+        said = keys(written[1])  # the word right after the negation, as written
+        if said & _first(n[0]) and sum(1 for w in words if keys(w) & said) >= 2:
+            out.append(n)
+    return tuple(out)
 
 
 def _clause_keys(lowered: str, at: int, clauses: list[tuple[int, int]]) -> frozenset[str]:
@@ -568,6 +587,7 @@ def _slots(text: str) -> Slots:
         hedge=tuple(HEDGE.find(masked, wordset))
         + (("(question)",) if _QUESTION.search(text) else ()),
         future=next(iter(_FUTURE.find(masked, wordset)), ""),
+        contrasted=_contrasted(negated, words),
         conditioned=tuple(
             n for pos, n in located if any(a <= pos < b for a, b in clauses) and n in negated
         ),
@@ -1078,7 +1098,13 @@ def compare(
     claim = _only_as_except(
         _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence), evidence
     )
-    relevant = [e for e in evidence.negated if _first(e[0]) & claim_keys]
+    relevant = [
+        e
+        for e in evidence.negated
+        if _first(e[0]) & claim_keys
+        # `not X but Y` says nothing against a claim about Y
+        and not (e in evidence.contrasted and not _second(e[0]) & claim_keys)
+    ]
     unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
     unmatched_evidence = [e for e in relevant if not any(_meets(c, e) for c in claim.negated)]
     if unmatched_claim or unmatched_evidence:

@@ -889,6 +889,33 @@ def _size(q: Quantity) -> tuple[float, str] | None:
         return None
 
 
+def rounds_to(exact: Quantity, rounded: Quantity) -> bool:
+    """`exact` (97.1 %) written to the precision of `rounded` (97 %) is `rounded`: the same
+    unit, fewer decimals on the rounded side."""
+    if exact.unit != rounded.unit or "." not in exact.value:
+        return False
+    places = len(rounded.value.partition(".")[2])
+    if places >= len(exact.value.partition(".")[2]):
+        return False
+    try:
+        return round(float(exact.value), places) == float(rounded.value)
+    except ValueError:
+        return False
+
+
+APPROXIMATE_BEFORE = re.compile(
+    r"(?:(?<![\w-])(?:about|around|approximately|roughly|some|около|примерно|приблизительно)"
+    r"|~|约|大约|大概)\s*$",
+    re.IGNORECASE,
+)
+"""A word that makes the amount after it approximate (`about 97%` for `97.1%`)."""
+
+
+def approximate_at(text: str, at: int) -> bool:
+    """The amount at `at` follows an approximation word."""
+    return APPROXIMATE_BEFORE.search(text[max(0, at - 20) : at]) is not None
+
+
 def same_amount(a: Quantity, b: Quantity) -> bool:
     """The same value in the same unit, or the same amount in exactly convertible units."""
     if a.value == b.value and a.unit == b.unit:

@@ -1125,6 +1125,27 @@ SEVENTH_ROUND = [
      "The office does not open on public holidays.", "en", "contradicted"),
     ("The office is closed on public holidays.", "The office is open on public holidays.", "en",
      "contradicted"),
+    # an acronym with a possessive (`Team GB's`) is the acronym
+    ("He was Chef de Mission of Team GB.", "Mark England was appointed as Team GB's Chef de "
+     "Mission.", "en", "entailed"),
+    ("He was Chef de Mission of Team US.", "Mark England was appointed as Team GB's Chef de "
+     "Mission.", "en", "insufficient"),
+    # a rounded amount is no other value; with `about` / около / 约 it is the amount
+    ("About 97% of scientists agree.", "97.1% of scientists agree.", "en", "entailed"),
+    ("97% of scientists agree.", "97.1% of scientists agree.", "en", "insufficient"),
+    ("About 95% of scientists agree.", "97.1% of scientists agree.", "en", "contradicted"),
+    ("Около 97% учёных согласны.", "97,1% учёных согласны.", "ru", "entailed"),
+    ("约97%的科学家同意。", "97.1%的科学家同意。", "zh", "entailed"),
+    # `not X but Y`: the negation says nothing against a claim about Y
+    ("The constitution belongs to the people.",
+     "The constitution does not belong to the state, it belongs to the people.", "en",
+     "entailed"),
+    ("The constitution belongs to the state.",
+     "The constitution does not belong to the state, it belongs to the people.", "en",
+     "contradicted"),
+    ("Президент сказал, что конституция принадлежит народу.",
+     "Конституция не принадлежит государству, она принадлежит народу, заявил президент.", "ru",
+     "entailed"),
 ]  # fmt: skip
 
 
