@@ -2168,7 +2168,7 @@ def _substitutions(
     if entities and len(unaligned) <= 2 and all(p in entities for p in unaligned):
         names = [
             w
-            for w in _capitalised(focus)
+            for w in ([] if _headline(focus) else _capitalised(focus))
             if not keys(w.lower()) & claim_keys and w.lower() not in lowered
         ]
         at = claim.find(entities[0])
@@ -2204,12 +2204,22 @@ _ACRONYM = re.compile(r"(?<![\w-])[A-ZА-ЯЁ]{2,}(?![\w-])")
 
 
 def _capitalised(text: str) -> list[str]:
+    """Words capitalised as names: not the first word of a sentence, nor a function word
+    (`The` after a full stop is no name)."""
     words = text.split()
-    return [
-        w.strip(".,;:()\"'")
-        for i, w in enumerate(words)
-        if i > 0 and w[:1].isupper() and len(w.strip(".,;:()\"'")) > 1
-    ]
+    out = []
+    for i, w in enumerate(words):
+        bare = w.strip(".,;:()\"'")
+        if (
+            i > 0
+            and w[:1].isupper()
+            and len(bare) > 1
+            and not words[i - 1].endswith((".", "!", "?", ":", ";", "»", '"'))
+            and bare.lower() not in EN_STOP
+            and bare.lower() not in RU_STOP
+        ):
+            out.append(bare)
+    return out
 
 
 def _merge(text: str, spans: list[tuple[int, int]]) -> list[str]:

@@ -409,6 +409,8 @@ def _clauses(masked: str, lowered: str) -> list[tuple[int, int]]:
     return spans
 
 
+_NOT_ONLY = re.compile(r"(?<![\w-])(?:not\s+(?:only|just|merely)|не\s+только)(?![\w-])")
+"""`not only X (but also Y)`, `не только`: adds, as 不仅 does; it negates nothing."""
 _IMPLICATIVE = re.compile(
     r"(?<![\w-])(?:(?:forgot|forgets|forgotten|failed|fails|refused|refuses|neglected|neglects|"
     r"declined|declines)\s+to"
@@ -485,6 +487,8 @@ def _slots(text: str) -> Slots:
     negated_bound = masked != unmasked and _negated_bound(unmasked)
     if _may_have(masked, _NEGATED_MODAL_HEADS):
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
+    if _NOT_ONLY.search(masked):
+        masked = _NOT_ONLY.sub(lambda m: " " * len(m.group()), masked)  # additive, no negation
     if any(h in masked for h in _IMPLICATIVE_HEADS):
         # `forgot to close` says the door was not closed: read as the negation it implies
         masked = _IMPLICATIVE.sub(_implied_negation, masked)

@@ -1146,6 +1146,17 @@ SEVENTH_ROUND = [
     ("Президент сказал, что конституция принадлежит народу.",
      "Конституция не принадлежит государству, она принадлежит народу, заявил президент.", "ru",
      "entailed"),
+    # `not only` adds; it negates nothing
+    ("The drug reduces pain and fever.",
+     "The drug not only reduces pain but also lowers fever.", "en", "entailed"),
+    ("The drug does not reduce pain.",
+     "The drug not only reduces pain but also lowers fever.", "en", "contradicted"),
+    # a sentence's first word and a headline's capitals are no other name
+    ("The movement was active in Europe until 1972.",
+     "The group was founded in 1957. The movement was active until 1972.", "en",
+     "insufficient"),
+    ("Global warming caused record July warmth in Alaska.",
+     "Absurd January Warmth In Arctic Brings Record-Low Sea Ice Extent.", "en", "insufficient"),
 ]  # fmt: skip
 
 
