@@ -425,11 +425,13 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
     keep = [bool(n and n * 2 >= best) for n in shared]
     covered = frozenset().union(*(k for (_, k), kept in zip(parts, keep, strict=True) if kept))
     for i, (text, k) in enumerate(parts):
-        # an elliptic negated clause that alone has one of the claim's words carries the claim
-        # too (`covered for loss but not for breakage` for a claim about breakage)
+        # a negated clause that alone has one of the claim's words carries the claim too: an
+        # elliptic one (`covered for loss but not for breakage` for a claim about breakage), or
+        # the predicate after a listed subject (`бельё, косметика и товары … возврату не
+        # подлежат` for `косметику вернуть нельзя`)
         if (
             not keep[i]
-            and _ELLIPTIC_NEGATION.match(text)
+            and (_ELLIPTIC_NEGATION.match(text) or (i == len(parts) - 1 and _negated_part(text)))
             and any(w & k and not w & covered for w in words)
         ):
             keep[i] = True
@@ -441,6 +443,11 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
     kept = [p for (p, _), k in zip(parts, keep, strict=True) if k]
     # kept clauses stay separate statements (`_dropped_bounds` reads them one by one)
     return "; ".join(p.strip() for p in kept) if kept else focus
+
+
+def _negated_part(text: str) -> bool:
+    """A negation word anywhere in the part."""
+    return NEGATION.word_re.search(text.lower()) is not None
 
 
 _ELLIPTIC_NEGATION = re.compile(

@@ -1146,6 +1146,13 @@ SEVENTH_ROUND = [
     ("Президент сказал, что конституция принадлежит народу.",
      "Конституция не принадлежит государству, она принадлежит народу, заявил президент.", "ru",
      "entailed"),
+    # the negated predicate after a listed subject carries the claim too
+    ("Косметику и нижнее бельё вернуть нельзя.",
+     "Нижнее бельё, косметика и товары, изготовленные на заказ, возврату не подлежат.", "ru",
+     "entailed"),
+    ("Косметику и нижнее бельё можно вернуть.",
+     "Нижнее бельё, косметика и товары, изготовленные на заказ, возврату не подлежат.", "ru",
+     "contradicted"),
     # `not only` adds; it negates nothing
     ("The drug reduces pain and fever.",
      "The drug not only reduces pain but also lowers fever.", "en", "entailed"),
