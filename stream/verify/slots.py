@@ -462,7 +462,12 @@ def _clause_keys(lowered: str, at: int, clauses: list[tuple[int, int]]) -> froze
     words = [
         w
         for w in scan(lowered[span[0] : span[1]])[2]
-        if w not in EN_STOP and w not in RU_STOP and len(w) > 2
+        if w not in EN_STOP
+        and w not in RU_STOP
+        and len(w) > 2
+        # a bound word (`более 50%`) is a slot, compared as one: no word to restate
+        and w not in MORE.words
+        and w not in LESS.words
     ][1:]  # the condition word itself is not content
     return frozenset().union(*(keys(w) for w in words)) if words else frozenset()
 
@@ -1260,6 +1265,13 @@ def _if_not_as_unless(claim: Slots, evidence: Slots) -> Slots:
     if not claim.if_negated or "if" not in claim.conditions or "if" in kinds:
         return claim
     wanted = "onlyif" if claim.main_negated else "except"
+    both_negated = (
+        wanted == "onlyif" and "onlyif" not in kinds and "except" in kinds and evidence.main_negated
+    )
+    if both_negated:
+        # `not X if not Y` = `not X, except Y` (`cannot exceed 600 if the shop has no limit` /
+        # `cannot exceed 600, except for shops with a limit`): both keep the rule's negation
+        wanted = "except"
     if wanted not in kinds:
         return claim
     conditions = {k: v for k, v in claim.conditions.items() if k != "if"}
@@ -1267,6 +1279,11 @@ def _if_not_as_unless(claim: Slots, evidence: Slots) -> Slots:
     negated = _without(claim.negated, claim.if_negated[0])
     if wanted == "onlyif":
         negated = negated[1:]  # the rule's own negation belongs to the condition form
+    elif any(e[1].startswith(_EXCEPTED) for e in evidence.negated):
+        # `if not Y` takes Y out as the evidence's `except Y` does: the same exception, on the
+        # same word (an `unless Y` of the evidence names no such exception)
+        target, written = claim.if_negated[0]
+        negated = (*negated, (target, f"{_EXCEPTED}{written}"))
     return replace(claim, conditions=conditions, negated=negated, condition_content={})
 
 

@@ -1153,6 +1153,23 @@ SEVENTH_ROUND = [
     ("Косметику и нижнее бельё можно вернуть.",
      "Нижнее бельё, косметика и товары, изготовленные на заказ, возврату не подлежат.", "ru",
      "contradicted"),
+    # a bound word in an `if` clause is a slot: the condition restated as the subject's
+    # participle keeps it
+    ("Товар, купленный со скидкой больше 50%, можно обменять.",
+     "Если товар куплен со скидкой более 50%, его можно обменять.", "ru", "entailed"),
+    ("Товар можно обменять.", "Если товар куплен со скидкой более 50%, его можно обменять.",
+     "ru", "insufficient"),
+    # `X if not Y` = `X, except Y`, also with a negated rule (`cannot exceed … if … no`)
+    ("Shipping is free if the order is not a bulk order.", "Shipping is free, except for bulk "
+     "orders.", "en", "entailed"),
+    ("Shipping is free if the order is a bulk order.", "Shipping is free, except for bulk "
+     "orders.", "en", "insufficient"),
+    ("A payment cannot exceed 600 dollars if the shop has no confirmed extended limit.",
+     "A payment cannot exceed 600 dollars, except for shops with a confirmed extended limit.",
+     "en", "entailed"),
+    ("Один платёж не может превышать 600 000 рублей, если у магазина нет подтверждённого "
+     "расширенного лимита.", "Сумма одного платежа не может превышать 600 000 рублей, кроме "
+     "магазинов с подтверждённым расширенным лимитом.", "ru", "entailed"),
     # `not only` adds; it negates nothing
     ("The drug reduces pain and fever.",
      "The drug not only reduces pain but also lowers fever.", "en", "entailed"),
