@@ -2191,10 +2191,10 @@ def _substitutions(
     return out
 
 
-def _headline(claim: str) -> bool:
-    """A claim in title case (`Volcanoes Melting West Antarctic Glaciers`): its capitals mark
-    no names."""
-    long = [w for w in _WORD.findall(claim) if len(w) > 3 and not has_cjk(w)]
+def _headline(text: str) -> bool:
+    """A claim or evidence in title case (`Volcanoes Melting West Antarctic Glaciers`): its
+    capitals mark no names."""
+    long = [w for w in _WORD.findall(text) if len(w) > 3 and not has_cjk(w)]
     return len(long) >= 3 and sum(w[:1].isupper() for w in long) >= 0.75 * len(long)
 
 

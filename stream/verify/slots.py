@@ -419,17 +419,8 @@ _IMPLICATIVE = re.compile(
 )
 """Verbs that imply their complement did not happen (`forgot to close` = `did not close`,
 `отказалась сообщить` = `не сообщила`). Not `не смог`: `я бы не смог` is a conditional."""
-_IMPLICATIVE_HEADS = (
-    "forg",
-    "fail",
-    "refus",
-    "neglect",
-    "declin",
-    "забыл",
-    "отказал",
-    "смог",
-    "сумел",
-)
+_IMPLICATIVE_HEADS = ("forg", "fail", "refus", "neglect", "declin", "забыл", "отказал")
+"""Substrings every implicative has: a C-speed test before the pattern runs."""
 
 
 def _implied_negation(m: re.Match[str]) -> str:
