@@ -65,6 +65,7 @@ from stream.verify.units import (
     BEFORE,
     BOUND_AFTER_AMOUNT,
     BOUND_AFTER_HEADS,
+    BOUND_NEGATION,
     CACHE_TEXT_CHARS,
     EN_NUMBERS,
     HEDGE,
@@ -76,6 +77,7 @@ from stream.verify.units import (
     ONE_WORDS,
     RU_NUMBERS,
     SCALES,
+    SCOPE_WORD,
     SOME,
     UNITS,
     UNIVERSAL,
@@ -1863,11 +1865,10 @@ _GRADED = frozenset(
 )
 """Direction stems with a middle between the two: what is not increased may be unchanged."""
 _NEGATED_BEFORE = re.compile(
-    r"(?<![\w-])(?:not|never|no|cannot|can't|don't|doesn't|didn't|isn't|aren't|wasn't|"
-    r"weren't|won't|hasn't|haven't)(?:\s+[\w'-]+){0,2}\s+$",
-    re.IGNORECASE,
+    rf"(?:{BOUND_NEGATION}|(?<![\w-])no)(?:\s+{SCOPE_WORD}){{0,2}}\s+$", re.IGNORECASE
 )
-"""A negation at most two words before the end of a text: what stands next is negated."""
+"""A negation at most two words (of its own clause) before the end of a text: what stands
+next is negated. The negation and scope words are the ones bounds use (`units`)."""
 
 
 def _negated_at(text: str, at: int) -> bool:

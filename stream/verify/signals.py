@@ -331,26 +331,29 @@ def risk_signals(
                 RiskSignal(SignalCode.VERSION_MISMATCH, f"{version} (evidence has {others})")
             )
     flagged = {s.detail.split(" ")[0] for s in out}
-    claim_quantities = quantities(normalize_zh(claim))
-    for q in claim_quantities:
+    claim_n = normalize_zh(claim)
+    claim_quantities = quantities(claim_n)
+    # the evidence's amounts, read once, and only for a claim amount with a unit or an `about`
+    approximate = [approximate_at(claim_n, claim_n.find(q.text)) for q in claim_quantities]
+    stated = (
+        located(_n_quantities, facts_text, analysis, offset)
+        if any(q.unit is not None or a for q, a in zip(claim_quantities, approximate, strict=True))
+        else ()
+    )
+    for q, about in zip(claim_quantities, approximate, strict=True):
         # `2 weeks` is supported by `14 days`: the same amount, exactly converted
-        if q.unit is not None and any(
-            same_amount(q, e) for e in located(_n_quantities, facts_text, analysis, offset)
-        ):
+        if q.unit is not None and any(same_amount(q, e) for e in stated):
             ev_numbers.setdefault(number_token(q.value), q.text)
             if q.unit == "%":  # `half of` in the evidence supports a claim's `50%`
                 ev_numbers.setdefault(number_token(q.value) + "%", q.text)
-        elif approximate_at(normalize_zh(claim), normalize_zh(claim).find(q.text)) and any(
-            rounds_to(e, q) for e in located(_n_quantities, facts_text, analysis, offset)
-        ):
+        elif about and any(rounds_to(e, q) for e in stated):
             # `about 97%` is supported by `97.1%`
             ev_numbers.setdefault(number_token(q.value), q.text)
             ev_numbers.setdefault(number_token(q.value) + "%", q.text)
     bounded = [q for q in claim_quantities if q.unit is not None]
-    claim_bounds = bounds(normalize_zh(claim)) if bounded else {}
+    claim_bounds = bounds(claim_n) if bounded else {}
     if any(k != {"exact"} for k in claim_bounds.values()):
         # `more than a year` is supported by `two years`: an amount inside the claim's bound
-        stated = located(_n_quantities, facts_text, analysis, offset)
         ev_bounds: dict[str, frozenset[str]] | None = None
         for q in bounded:
             if number_token(q.value) in ev_numbers or not claim_bounds.get(f"#{q.value}"):
@@ -360,7 +363,7 @@ def risk_signals(
             if any(bound_met(q, e, claim_bounds, ev_bounds) for e in stated):
                 ev_numbers.setdefault(number_token(q.value), q.text)
     # a Chinese claim is read as the evidence's Chinese is (`下午6点` is `18:00`)
-    read = normalize_zh(claim) if has_cjk(claim) else normalize_clock(claim)
+    read = claim_n if has_cjk(claim) else normalize_clock(claim)
     for token, written in numbers(read).items():
         if token not in ev_numbers and token.rstrip("%") not in flagged and written not in flagged:
             alt = token[:-1] if token.endswith("%") else token + "%"
