@@ -56,6 +56,7 @@ from stream.verify.slots import (
     POSSIBLE,
     TYPICAL,
     compare,
+    mask_negated_bounds,
     slots_of,
 )
 from stream.verify.text import split_sentences
@@ -137,7 +138,7 @@ _ZH_FILLERS = (
     "时", "经", "到", "还", "自己", "即使", "进行", "做", "作", "加以", "予以", "本品",
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
     "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
-    "之类", "这类", "才能", "才可以", "才可", "并且", "而且", "或者", "不过", "但是", "以及",
+    "之类", "这类", "才能", "才可以", "才可", "并且", "而且", "且", "或者", "不过", "但是", "以及",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
 demonstratives (`这份保险` for `本保险`, `之类` for `等`); `才能` is 才 and a modal (the slot),
@@ -404,9 +405,32 @@ _SEGMENT = re.compile(
 )
 
 
+_ZH_ADVICE = re.compile(r"，(?=\s*(?:不建议|建议|请勿|请|推荐))")
+"""A Chinese advice or request after a comma (`…停止服务，建议尽快迁移`) is a statement of its
+own, with its own modality."""
+_ZH_SUBORDINATE = re.compile(
+    r"^\s*(?:如果|若|假如|一旦|只要|只有|除非|除了|当|在|凡|如需|如|对于|因为|由于)"
+    r"|(?:时|后|前|以后|之后|之前|以前|的话|期间|下|中)\s*$"
+)
+"""A clause that subordinates itself to the next (`如果…，请…`, `使用前，请…`): the two stay
+one statement."""
+
+
+def _advice_split(part: str) -> list[str]:
+    """`part` cut before each Chinese advice clause whose lead is no subordinate clause."""
+    pieces = _ZH_ADVICE.split(part)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        if _ZH_SUBORDINATE.search(out[-1].rsplit("，", 1)[-1]):
+            out[-1] += "，" + piece
+        else:
+            out.append(piece)
+    return out
+
+
 def _segment_parts(focus: str) -> Parts:
     parts: list[str] = []
-    for part in _SEGMENT.split(focus):
+    for part in (p for whole in _SEGMENT.split(focus) for p in _advice_split(whole)):
         if parts and _CONDITION_START.match(part):
             parts[-1] += " " + part  # `…, and only if Y`: the condition belongs to X
         else:
@@ -563,7 +587,7 @@ def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     masked = _CLOSED_PHRASES.sub(lambda m: " " * len(m.group()), masked)
     if _CLASS_PHRASE_HEADS.search(masked):
         masked = _CLASS_PHRASES.sub(lambda m: " " * len(m.group()), masked)
-    masked = _BOUND_MASK.sub(lambda m: " " * len(m.group()), masked)
+    masked = mask_negated_bounds(_BOUND_MASK.sub(lambda m: " " * len(m.group()), masked))
     for _tok, a, b in token_spans(masked):
         raw = masked[a:b].lower()
         if has_cjk(raw) or raw[:1].isdigit():
@@ -933,10 +957,20 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             found_in = _clause_of(q, sentences, clause_keys, others, margin=1.0)
             # a number the claim bounds in two ways (`more than 12 hours`, `each full 12
             # hours`) spans clauses: compare it with the whole focus, not one clause
-            if found_in is not None and len(c_bounds.get(f"#{q.value}", ())) == 1:
+            if (
+                found_in is not None
+                and len(c_bounds.get(f"#{q.value}", ())) == 1
+                and any(same_amount(q, e) for e in found_in[1])
+            ):
+                # (only a clause with the claim's amount itself: bounds are read by number,
+                # and `4 г` in another clause is no bound on `4 часов`)
                 e_bounds = {**e_bounds, **bounds(found_in[0])}
+    focus_amounts = quantities(normalize_zh(focus)) if c_bounds else ()
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
+        mine = [q for q in c_quantities if f"#{q.value}" == number and q.unit]
+        if mine and not any(same_amount(q, e) for q in mine for e in focus_amounts):
+            continue  # the focus has the number only as another amount (`4 г`, not `4 часов`)
         if bound is not None and not kinds <= bound:
             said = "/".join(sorted(kinds))
             signal = RiskSignal(
@@ -1470,14 +1504,37 @@ def _dropped_bounds(
             continue
         if len(parts) > 1 and _left_out_statement(part, claim_keys):
             continue
+        restated = {
+            other.text
+            for a, b in _bracketed_pairs(part)
+            for mine, other in ((a, b), (b, a))
+            if any(same_amount(q, mine) for q in claim_quantities)
+        }
         for e in quantities(normalize_zh(part)):
             token = f"#{e.value}"
-            if token not in restricted or any(
-                same_amount(q, e) or q.value == e.value for q in claim_quantities
+            if (
+                token not in restricted
+                or e.text in restated
+                or any(same_amount(q, e) or q.value == e.value for q in claim_quantities)
             ):
                 continue
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{e.text} (claim: none)"))
             restricted.discard(token)
+    return out
+
+
+_BRACKETED = re.compile(r"([^()]{1,40}?)\(\s*([^()]{1,40})\)")
+
+
+def _bracketed_pairs(text: str) -> list[tuple[Quantity, Quantity]]:
+    """(amount, the amount in brackets after it that restates it): `4 г (8 таблеток)`."""
+    out: list[tuple[Quantity, Quantity]] = []
+    if "(" not in text:
+        return out
+    for m in _BRACKETED.finditer(text):
+        before, inside = quantities(m.group(1)), quantities(m.group(2))
+        if before and inside:
+            out.append((before[-1], inside[0]))
     return out
 
 
@@ -1923,9 +1980,19 @@ def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
         )
         if hit is None and _antonym_stems(word):
             hit = next((o for o in focus_words if _antonym(word, o)), None)
-        if hit is not None and _negated_antonym(word, focus) is None:
-            out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
+        if hit is None or _negated_antonym(word, focus) is not None:
+            continue
+        if _negated_word(word, claim) and not _antonym_stems(word) & _GRADED:
+            continue  # `not allowed` where the clause says `prohibition`: the same statement
+        out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     return out[:2]
+
+
+def _negated_word(word: str, text: str) -> bool:
+    """Every occurrence of the (lower-case) `word` in `text` stands under a negation just
+    before it (`are not allowed`)."""
+    found = [m.start() for m in _WORD.finditer(text) if m.group().lower() == word]
+    return bool(found) and all(_negated_at(text, at) for at in found)
 
 
 _LOSS_WORDS = frozenset(

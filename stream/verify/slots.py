@@ -128,7 +128,8 @@ BOUND_PHRASES = WordClass.of(
     "максимум, как максимум, не менее чем, не более чем, "
     "至少, 最多, 至多, 最少, 不超过, 以内, 以上, 以下, 之内, 超过, 低于, 高于, 少于, 多于, "
     "не более, не больше, не менее, не меньше, не позднее, не позже, не ранее, не раньше, "
-    "не дольше, не свыше, не превышает, не превышать, "
+    "не дольше, не свыше, не превышает, не превышать, не позднее чем, не позже чем, "
+    "не ранее чем, не раньше чем, ограничен, ограничена, ограничено, ограничены, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, 不大于, 不小于, "
     "不能超过, 不得超过, 不可超过, 不应超过, 不能大于, 不得大于, 不可大于, 不能高于, 不得高于, "
     "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于, 未满, 不满, 不足, 未超过, "
@@ -242,7 +243,7 @@ _NEGATED_BOUND = re.compile(
     rf"(?P<neg>{BOUND_NEGATION})(?P<between>(?:\s+{SCOPE_WORD}){{0,4}}?)\s+"
     r"(?P<bound>beyond|longer than|more than|over|later than|past|less than|fewer than|"
     r"under|below|earlier than|больше|более|дольше|свыше|позже|позднее|чаще|меньше|менее|"
-    r"раньше|ранее|реже)\s+"
+    r"раньше|ранее|реже|exceed|превышать|превышает|превышают|превысить|превысит|превысят)\s+"
     r"(?=[\d$€£]|(?:"
     + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
     + r")(?![\w-]))"
@@ -374,6 +375,19 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
 
 _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
 _WITHOUT = ("without", "без", "没有经过", "没有")
+_UPON = re.compile(
+    r"(?<![\w-])(?:upon|on)\s+[a-z]+ing\b|(?<![\w-])при\s+[а-яё]+(?:ии|ке|те|де)(?![\w-])"
+    r"|[\u4e00-\u9fff]{2}时[，,]"
+)
+"""The time of an event (`upon exceeding`, `при превышении`, `超出限制时，`): what the text
+says happens then follows it, as `after exceeding` says."""
+_NEGATED_RESTRICTIVE = re.compile(
+    r"[^，。,.]{0,10}?(未|没有|没|不)[^，。,.的不没未]{1,12}的(?=[^，。,.]{1,8}(?:不|没|未|无法))"
+    r"|(?:[\w-]+\s+){1,4}(?:who|that)\s+(?:(?:have|has|had|do|does|did|are|is|were|was)\s+(not)\b"
+    r"|(haven't|hasn't|hadn't|don't|doesn't|didn't|aren't|isn't|weren't|wasn't)(?![\w']))"
+    r"|[\w-]+(?:\s+[\w-]+)?,?\s+(не)\s+[\w-]+[шщ](?:ий|ая|ее|ие|его|ей|их|им|ими|ую|ем)(?![\w-])"
+)
+"""A subject restricted by a negated relative clause or participle at the head of a text."""
 _ZH_WITHOUT = re.compile("未经|未获|没有经过")
 """`未经Y，不得X` (without Y, no X): X only if Y."""
 _NEGATED_MODAL = re.compile(
@@ -510,6 +524,18 @@ def _slots(text: str) -> Slots:
         rest = tuple(n for n in negated if n is not without[0])
         negated = rest[1:] if len(negated) >= 2 else rest
         main = ()
+    elif (
+        len(located) >= 2
+        and not conditions
+        and (restrictive := _NEGATED_RESTRICTIVE.match(lowered)) is not None
+        and restrictive.start(1) <= located[0][0] < restrictive.end()
+    ):
+        # `未通过认证的用户不能调用`, `users who have not passed it cannot call`, `Пользователи,
+        # не прошедшие проверку, не могут`: the subject's negated restriction and the negated
+        # rule state `only users who passed can call` (X only if Y)
+        conditions["onlyif"] = located[0][1][1]
+        negated = negated[2:]
+        main = ()
     if_negations = tuple(_if_negations(where.get("if"), clauses, located, conditions))
     if "unless" in conditions:
         # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
@@ -574,6 +600,8 @@ def _slots(text: str) -> Slots:
         order.setdefault("after", "once")  # `once you are notified`: after you are notified
     if _BEFORE_NOUN.search(lowered):
         order.setdefault("before", "до")
+    if "after" not in order and (upon := _UPON.search(lowered)) is not None:
+        order["upon"] = upon.group().strip("，, ")
     return Slots(
         negated=negated,
         quantified=_quantified(freq_free),
@@ -739,6 +767,12 @@ def _bound_masked(text: str) -> str:
     if has_cjk(text):
         text = _mask(text, _ZH_NEGATED_BOUND)
     return _mask(text, _BOUND_PHRASE_RE)
+
+
+def mask_negated_bounds(text: str) -> str:
+    """`text` with the negation and the bound word of each negated bound masked (`не должна
+    превышать 8`, `must not be kept beyond 7 days`): no content words of their own."""
+    return _NEGATED_BOUND.sub(_mask_negation_and_bound, text)
 
 
 def _negated_bound(text: str) -> bool:
@@ -960,15 +994,22 @@ _FREE_CHOICE = re.compile(
 )
 _ANY_MORE = re.compile(r"any\s+(?:more|longer|further)\b")
 _ZH_AGREEING = frozenset({"都", "均", "全都"})
-_ZH_LISTED = re.compile("[和与及、或]|以及|各|所有|任何|全部|凡")
-"""A list, or a quantifier of its own, before 都 in its clause. Not `每`: masked as a frequency
-(`每天`, `每12小时`), it leaves 都 to carry the universal of `每个人都`."""
+_ZH_LISTED = re.compile("[和与及、或]|以及|各|所有|任何|全部|凡|随时|无论|不论|不管")
+"""A list, or a quantifier of its own, before 都 in its clause (`随时都能`, `无论…都`). Not
+`每`: masked as a frequency (`每天`, `每12小时`), it leaves 都 to carry the universal of
+`每个人都`."""
 _ZH_CLAUSE_BREAK = re.compile("[，。；！？,;]")
+_ZH_LEADING = re.compile("(?:时|后|前|之前|之后|以后|以前|的话)[，,]$")
+"""A clause that ends so leads into the next (`调用任何接口时，…都`): one clause for 都."""
 
 
 def _clause_before(text: str, at: int) -> str:
-    """The part of `at`'s clause before it (Chinese punctuation ends a clause)."""
-    start = max((m.end() for m in _ZH_CLAUSE_BREAK.finditer(text, 0, at)), default=0)
+    """The part of `at`'s clause before it (Chinese punctuation ends a clause; a temporal or
+    conditional clause stays with the clause it leads into)."""
+    breaks = [m.end() for m in _ZH_CLAUSE_BREAK.finditer(text, 0, at)]
+    while breaks and _ZH_LEADING.search(text, 0, breaks[-1]):
+        breaks.pop()
+    start = breaks[-1] if breaks else 0
     return text[start:at]
 
 
@@ -1197,6 +1238,8 @@ def compare(
     ]
     out += _modality(claim, evidence)
     for kind, word in claim.order.items():
+        if kind == "upon" or (kind == "after" and "upon" in evidence.order):
+            continue  # `после превышения` for `при превышении`: what follows the event
         if kind not in evidence.order:
             stated = ", ".join(evidence.order.values()) or "none"
             signal = RiskSignal(SignalCode.ORDER_MISMATCH, f"{word} (evidence: {stated})")
@@ -1374,7 +1417,11 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
     if (
         (
             "onlyif" in evidence.conditions
-            or (evidence.exclusive and claim.exclusive and not claim.future)
+            or (
+                evidence.exclusive
+                and (claim.exclusive or "onlyif" in claim.conditions)
+                and not claim.future
+            )
         )
         and "possible" in weak
         and not c_kinds & _FIRM

@@ -413,6 +413,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "个星期")),
     ("mo", ("month", "months", "месяц", "месяца", "месяцев", "месяцах", "个月", "月")),
     ("yr", ("year", "years", "год", "года", "лет", "году", "годах", "年")),
+    ("age", ("周岁", "岁")),
     ("%", ("%", "％", "percent", "per cent", "процент", "процента", "процентов", "процентах")),
     ("pp", ("percentage point", "percentage points", "п.п.", "процентных пункта",
             "процентных пунктов", "个百分点")),
@@ -663,7 +664,28 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     if has_cjk(text):
         for m in _ZH_HALF.finditer(text):
             out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
+    _range_units(text, out)
     return tuple(_with_currency(text, q) for q in out)
+
+
+_RANGE_PAIR = re.compile(
+    r"(?:(?<=between )|(?<![\d.,]))(\d+(?:[.,]\d+)?)\s?(?:至|到|[-–~～]|to|до|(?<=\d )and)\s?"
+    r"(\d+(?:[.,]\d+)?)",
+    re.IGNORECASE,
+)
+
+
+def _range_units(text: str, out: list[Quantity]) -> None:
+    """The first number of a range takes the unit of the second (`18至70周岁`, `1 to 2
+    hours`, `от 18 до 70 лет`): `18` there is 18 years of age."""
+    for m in _RANGE_PAIR.finditer(text):
+        second = next((q for q in out if q.text.startswith(m.group(2)) and q.unit), None)
+        if second is None:
+            continue
+        for i, q in enumerate(out):
+            if q.unit is None and q.text == m.group(1) and not q.frequency:
+                out[i] = Quantity(q.value, second.unit, q.text)
+                break
 
 
 _ONCE_AT = re.compile(r"(?<![\w-])at\s+$")
@@ -791,8 +813,8 @@ _ZH_HALF = re.compile(r"半个?(小时|天|年|月)")
 _RU_BARE_UNIT = re.compile(
     r"(?<![\w-])(?:в течение|на|за|через|целый|целую|ровно|хранятся|хранится|действует|"
     r"действителен|действительна|длится|составляет|—|как минимум|минимум|хотя бы|не реже|"
-    r"не чаще|не более|не менее|не больше|не меньше)\s+(год|месяц|неделю|сутки|час|минуту|раз|раза)"
-    r"(?![\w-])"
+    r"не чаще|не более|не менее|не больше|не меньше)\s+"
+    r"(год|месяц|неделю|сутки|час|минуту|секунду|раз|раза)(?![\w-])"
 )
 """A Russian time noun with no number counts one (`хранятся год`, `в течение суток`)."""
 
@@ -1078,7 +1100,8 @@ _BOUND_WORDS: dict[str, str] = {
          "thinner than", "smaller than", "earlier than", "младше", "моложе",
          "as many as", "as much as", "as long as", "for as long as",
          "менее чем", "меньше чем", "менее чем на", "меньше чем на", "меньше", "реже", "дешевле",
-         "короче", "легче", "less expensive than"),
+         "короче", "легче", "less expensive than", "ограничен", "ограничена", "ограничено",
+         "ограничены", "ограничивается", "ограничиваются"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -1102,7 +1125,7 @@ _BOUND_WORDS: dict[str, str] = {
 }  # fmt: skip
 _RU_BARE_UNITS = (
     "час", "часа", "сутки", "суток", "неделю", "недели", "месяц", "месяца", "год", "года",
-    "минуту", "минуты", "раз", "раза",
+    "минуту", "минуты", "секунду", "секунды", "раз", "раза",
 )  # fmt: skip
 """A Russian unit without a number is one of it: `не позднее чем за час` bounds 1 hour."""
 _BOUND_RE = re.compile(
@@ -1272,6 +1295,16 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             spans.append((m.end() - 1, m.end() - 1, kind))
         for m in _ZH_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
+    for a, _, kind in list(spans):
+        # `не более 4 г (8 таблеток)`: the amount in brackets restates the bounded one
+        amount = _BOUNDED.match(text, a)
+        restated = _RESTATED.match(text, amount.end()) if amount is not None else None
+        if restated is not None:
+            spans.append((restated.end(), restated.end(), kind))
+    for m in _RANGE.finditer(text):
+        # `between 18 and 70`, `18至70岁之间`: the ends are a lower and an upper bound
+        low, high = (1, 2) if m.group(1) else (3, 4)
+        spans += [(m.start(low), m.start(low), "lower"), (m.start(high), m.start(high), "upper")]
     for m in _BOUNDED.finditer(text):
         raw = m.group(0).lower()
         kinds = {kind for a, _, kind in spans if a == m.start()}
@@ -1296,6 +1329,16 @@ an adjective that bounds the amount its noun is given."""
 _CLAUSE_STOP = re.compile(r"[.;,!?，。；！？]")
 
 NUMBER_TOKENS = NUMBER_WORD_TOKENS
+_RANGE = re.compile(
+    r"(?<![\w-])between\s+(\d+(?:[.,]\d+)*)\s+and\s+(\d+(?:[.,]\d+)*)"
+    r"|(?<![\d.])(\d+(?:\.\d+)*)\s?[^\d，。；\s]{0,3}?\s?(?:至|到|[-–~～])\s?(\d+(?:\.\d+)*)"
+    r"[^\d，。；]{0,4}?之间",
+    re.IGNORECASE,
+)
+"""A range stated as one (`between A and B`, `A至B…之间`). Not a bare `A至B` (`2010至2015年`,
+`一次1至2片`), which may list the values it allows."""
+_RESTATED = re.compile(r"[^\d()\n]{0,12}?\(\s*(?=\d)")
+"""The opening bracket of an amount that restates the one before it: `4 г (8 таблеток)`."""
 _BOUNDED = re.compile(
     r"\d+(?:[.,]\d+)*|(?<![\w-])(?:"
     + "|".join(

@@ -1197,3 +1197,78 @@ def test_latin_words_with_diacritics_are_one_token() -> None:
     assert tokens("Jón Daði Böðvarsson, Đorđević, Nguyễn") == (
         "jón", "daði", "böðvarsson", "đorđević", "nguyễn",
     )  # fmt: skip
+
+
+EIGHTH_ROUND = [
+    # a negated word whose antonym the evidence states plainly says the same (non-graded)
+    ("Smoking is not allowed on the premises.", "There is a prohibition of smoking on the "
+     "premises.", "en", "entailed"),
+    ("Smoking is allowed on the premises.", "There is a prohibition of smoking on the "
+     "premises.", "en", "contradicted"),
+    ("Prices are not increased.", "Prices are decreased.", "en", "insufficient"),
+    # a Chinese advice clause after a comma is a statement of its own
+    ("v1版本的接口会在2026年6月30日停止服务。", "v1版本接口将于2026年6月30日停止服务，建议尽快迁移到v2版本。",
+     "zh", "entailed"),
+    ("如果商品损坏，请联系客服。", "如果商品损坏，请联系客服。", "zh", "entailed"),
+    ("请联系客服。", "如果商品损坏，请联系客服。", "zh", "insufficient"),
+    ("使用本机，请阅读说明书。", "首次使用前，请阅读说明书。", "zh", "insufficient"),
+    # 都 agrees with 随时 / 任何 of a leading clause: no quantifier of its own
+    ("保单生效后，被保险人随时都能申请退保。", "保单生效后，被保险人可随时申请退保。", "zh", "entailed"),
+    ("调用任何接口时，请求头中都必须带上令牌。", "调用所有接口时，请求头中必须带上令牌。", "zh", "entailed"),
+    ("被保险人都能申请退保。", "部分被保险人可申请退保。", "zh", "insufficient"),
+    # a range's ends bound it, and its first number takes the second's unit (周岁 is an age)
+    ("被保险人必须年满18周岁且不超过70周岁。", "被保险人年龄须在18至70周岁之间。", "zh", "entailed"),
+    ("被保险人必须年满18周岁且不超过80周岁。", "被保险人年龄须在18至70周岁之间。", "zh", "contradicted"),
+    ("被保险人必须年满18周岁。", "被保险人年龄须在18至70周岁之间。", "zh", "insufficient"),
+    ("项目持续18周。", "被保险人年龄须在18至70周岁之间。", "zh", "insufficient"),
+    # the subject's negated restriction with a negated rule is `only … can` (X only if Y)
+    ("未通过企业认证的用户不能调用支付接口。", "只有通过企业认证的用户才能调用支付接口。", "zh", "entailed"),
+    ("未通过企业认证的用户也能调用支付接口。", "只有通过企业认证的用户才能调用支付接口。", "zh",
+     "insufficient"),
+    ("通过企业认证的用户不能调用支付接口。", "只有通过企业认证的用户才能调用支付接口。", "zh",
+     "insufficient"),
+    ("Users who have not passed verification cannot call the payment API.",
+     "Only users who have passed verification can call the payment API.", "en", "entailed"),
+    ("Users who have not passed verification can call the payment API.",
+     "Only users who have passed verification can call the payment API.", "en", "contradicted"),
+    ("Пользователи, не прошедшие проверку, не могут вызывать платёжный API.",
+     "Только пользователи, прошедшие проверку, могут вызывать платёжный API.", "ru", "entailed"),
+    ("Пользователи, прошедшие проверку, не могут вызывать платёжный API.",
+     "Только пользователи, прошедшие проверку, могут вызывать платёжный API.", "ru",
+     "contradicted"),
+    # `ограничена N` is `не более N`; `не позднее чем` is one bound; `через секунду` is 1 s
+    ("Общая компенсация за месяц ограничена 30% месячной платы.",
+     "Общая компенсация за месяц не может превышать 30% месячной платы.", "ru", "entailed"),
+    ("Общая компенсация за месяц ограничена 30% месячной платы.",
+     "Общая компенсация за месяц составляет не менее 30% месячной платы.", "ru", "contradicted"),
+    ("Деньги возвращаются на ту же карту не позднее чем через 10 рабочих дней.",
+     "Деньги возвращаются на ту же карту в срок не более 10 рабочих дней.", "ru", "entailed"),
+    ("Повторить запрос можно не ранее чем через секунду.",
+     "Повторить запрос можно не раньше чем через 1 секунду.", "ru", "entailed"),
+    ("Повторить запрос можно не ранее чем через минуту.",
+     "Повторить запрос можно не раньше чем через 1 секунду.", "ru", "contradicted"),
+    # what happens upon an event (`при превышении`, `超出限制时`) follows it; not before it
+    ("После превышения лимита API возвращает код 429.",
+     "При превышении лимита API возвращает код 429.", "ru", "entailed"),
+    ("До превышения лимита API возвращает код 429.",
+     "При превышении лимита API возвращает код 429.", "ru", "insufficient"),
+    ("超出限制后接口会返回错误码429。", "超出频率限制时，接口返回错误码429。", "zh", "entailed"),
+    ("超出限制前接口会返回错误码429。", "超出频率限制时，接口返回错误码429。", "zh", "insufficient"),
+    # an amount in brackets restates the bounded one; a negated bound is no content
+    ("Суточная доза не должна превышать 8 таблеток.",
+     "Суточная доза не должна превышать 4 г (8 таблеток).", "ru", "entailed"),
+    ("Суточная доза должна превышать 8 таблеток.",
+     "Максимальная суточная доза составляет 4 г (8 таблеток).", "ru", "contradicted"),
+    ("The daily dose must exceed 8 tablets.", "The maximum daily dose is 4 g (8 tablets).",
+     "en", "contradicted"),
+    # a number the focus has only as another amount (`4 г`) bounds nothing of `4 часов`
+    ("Суточная доза не должна превышать 8 таблеток, с интервалом не менее 4 часов.",
+     "Максимальная суточная доза составляет 4 г (8 таблеток).", "ru", "insufficient"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), EIGHTH_ROUND)
+def test_eighth_round_rules_and_their_guards(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
