@@ -581,6 +581,9 @@ _APPROXIMATELY = re.compile(
 (`units.approximate_at`), not aligned as a word."""
 
 
+_NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
+
+
 def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     """(lower-cased word, start, end) of the claim's Latin and Cyrillic content words."""
     out = []
@@ -766,6 +769,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             if any(clearly_different(q, e) for e in same if e.unit is not None):
                 states_other.append(signal)  # 30 seconds for 30 minutes; not a month for 30 days
             continue
+        if q.frequency and not any(e.frequency for e in ev_quantities):
+            # `в сутки` (per day) where the evidence states durations only: a rate it does
+            # not state, no other value of one
+            mismatches.append(RiskSignal(SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence: none)"))
+            continue
         alike = [e for e in ev_quantities if q.unit is not None and _comparable(q, e)]
         if alike and in_claims_bound(q, alike, bounds(claim_n), ev.get(bounds)):
             spans_ok.append((pos, pos + len(q.text)))
@@ -850,7 +858,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 continue
             missing_spans.append((a, b))
             name = masked[a:b][:1].isupper() and (a > 0 or masked[a:b].isupper())
-            if predicate(raw, before) and not name:
+            after = _NEXT_WORD.match(masked, b)
+            if predicate(raw, before, after.group(1) if after else "") and not name:
                 predicates.add((a, b))
     if has_cjk(masked):
         masked = _mask_zh_bounds(masked)
@@ -1008,7 +1017,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         evidence_seq = _sequence(focus)
         sequence.sort()
         stands_for = [
-            [w for w in spare if _may_stand_for(p, w) and _in_place(a, w, sequence, evidence_seq)]
+            [
+                w
+                for w in spare
+                if _may_stand_for(p, w)
+                and _in_place(a, w, sequence, evidence_seq, content_only=True)
+                and _predicate_in(w, evidence_seq)
+            ]
             for p, (a, _b) in zip(paraphrased, missing_spans, strict=True)
         ]
         if (
@@ -1225,6 +1240,8 @@ def _in_place(
     word: str,
     claim_seq: list[tuple[int, frozenset[str]]],
     evidence_seq: list[tuple[str, frozenset[str]]],
+    *,
+    content_only: bool = False,
 ) -> bool:
     """The evidence word stands where the claim's paraphrased word stands: next to (within
     a few words of) the evidence's match for a claim word next to it — `Refunds are issued
@@ -1232,12 +1249,37 @@ def _in_place(
     left = [k for pos, k in claim_seq if pos < at][-1:]
     right = [k for pos, k in claim_seq if pos > at][:1]
     anchors = [*left, *right]
+    if content_only:
+        # a paraphrased verb's distance counts content words (`are not retained` for `are
+        # kept`: the auxiliary and the negation stand between any two of them)
+        evidence_seq = [(w, k) for w, k in evidence_seq if w == word or not _function_word(w)]
     spots = [j for j, (w, _) in enumerate(evidence_seq) if w == word]
     for j in spots:
         lo, hi = max(0, j - ANCHOR_DISTANCE), j + ANCHOR_DISTANCE + 1
         if any(keys_ & k for _, keys_ in evidence_seq[lo:hi] for k in anchors):
             return True
     return False
+
+
+def _predicate_in(word: str, evidence_seq: list[tuple[str, frozenset[str]]]) -> bool:
+    """An English evidence word a claim's verb stands for is a verb or an adverb where it
+    stands (`falls below`, `are not retained`), not a noun that shares a verb's field
+    (`the carbon budget`)."""
+    if not word.isascii():
+        return True
+    words = [w for w, _ in evidence_seq]
+    for j, w in enumerate(words):
+        if w == word:
+            before = words[j - 1] if j else ""
+            after = words[j + 1] if j + 1 < len(words) else ""
+            if predicate(w.lower(), before.lower(), after.lower()):
+                return True
+    return False
+
+
+def _function_word(word: str) -> bool:
+    low = word.lower()
+    return low in EN_STOP or low in RU_STOP or low in _CLOSED_WORDS
 
 
 _RU_TIME_ADVERB = re.compile(r"(?<![\w-])уже(?![\w-])")
@@ -1532,9 +1574,11 @@ def _bracketed_pairs(text: str) -> list[tuple[Quantity, Quantity]]:
     if "(" not in text:
         return out
     for m in _BRACKETED.finditer(text):
-        before, inside = quantities(m.group(1)), quantities(m.group(2))
+        before = [q for q in quantities(m.group(1)) if not q.frequency]
+        inside = [q for q in quantities(m.group(2)) if not q.frequency]
         if before and inside:
-            out.append((before[-1], inside[0]))
+            last = max(before, key=lambda q: m.group(1).rfind(q.text))
+            out.append((last, min(inside, key=lambda q: m.group(2).find(q.text))))
     return out
 
 

@@ -567,7 +567,7 @@ _EN_AUX = frozenset(
 
 
 @lru_cache(maxsize=65536)
-def predicate(word: str, before: str = "") -> bool:
+def predicate(word: str, before: str = "", after: str = "") -> bool:
     """Whether a Latin or Cyrillic word is a verb or an adverb: the words a paraphrase swaps
     most freely (`issued` / `processed`, `хранятся` / `содержатся`). English words that are
     nouns too count when inflected as verbs or after an auxiliary (`to change`, `changed`)."""
@@ -583,8 +583,21 @@ def predicate(word: str, before: str = "") -> bool:
     if word.endswith("ly") and not any(b in t.kinds for b in bases):
         return True  # an adverb WordNet lacks; `family` is a noun
     if any(b in pos.get("vn", ()) for b in bases):
-        return word.endswith(("ed", "ing")) or before.lower() in _EN_AUX
+        return (
+            word.endswith(("ed", "ing"))
+            or (bases[0] != word and bases[0] in pos.get("vn", ()) and not word.endswith("s"))
+            or before.lower() in _EN_AUX
+            or (word.endswith("s") and after.lower() in _EN_AFTER_VERB)
+        )
     return False
+
+
+_EN_AFTER_VERB = frozenset(
+    """a an the to with below above under over for from into onto by first only its their his
+    her our your this these those""".split()
+)
+"""Words a verb in `-s` is followed by (`availability drops below`, `it comes first`) and a
+plural noun seldom is: `drops` there is the verb."""
 
 
 @lru_cache(maxsize=65536)

@@ -647,9 +647,16 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if m.group() in _FREQ_ADVERBS:
             unit = _FREQ_ADVERBS[m.group()]
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
+        elif (adjective := _RU_FREQ_ADJECTIVE.match(m.group())) is not None:
+            unit = _RU_FREQ_STEMS[adjective.group(1)]
+            out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
     for m in _PHRASE_QUANTITY.finditer(lowered):
         amount, per = _PHRASE_VALUES[m.group(1)]
-        out.append(Quantity(amount, per, text[m.start(1) : m.end(1)]))
+        rate = amount == "1" and _RATE_BEFORE.match(m.group())
+        out.append(Quantity(amount, per, text[m.start(1) : m.end(1)], frequency=bool(rate)))
+    for m in _RU_PER_UNIT.finditer(lowered):
+        # `99,95% в месяц`: per month, as `каждый месяц` is
+        out.append(Quantity("1", UNITS[m.group(1)], text[m.start() : m.end()], frequency=True))
     for m in _ARTICLE_UNIT.finditer(lowered):
         unit = UNITS.get(m.group(2))
         if unit is not None and not any(q.text.lower() == m.group(1) for q in out):
@@ -809,6 +816,22 @@ _ARTICLE_UNIT = re.compile(
     r"((?:a|an|one)\s+([a-z]+))(?![\w-])"
 )
 """`within a week`, `once a day`, `for an hour`: the article counts one of the unit."""
+_RU_FREQ_STEMS = {
+    "суточн": "d", "ежедневн": "d", "еженедельн": "wk", "ежемесячн": "mo", "ежегодн": "yr",
+    "ежечасн": "h",
+}  # fmt: skip
+_RU_FREQ_ADJECTIVE = re.compile(
+    f"({'|'.join(_RU_FREQ_STEMS)})(?:ый|ая|ое|ые|ого|ой|ую|ому|ым|ых|ыми|ом)$"
+)
+"""`суточная доза`, `ежемесячный платёж`: per day, per month (as `daily` is)."""
+_RATE_BEFORE = re.compile(r"(?:в|раз в|per|every|each)\s(?!течение)")
+"""`в сутки`, `per day`: one unit read as a rate, not an amount."""
+_RU_PER_UNIT = re.compile(
+    r"(?<![\w-])(?<!раз )(?<!раза )в\s+(месяц|неделю|год|день|час)"
+    r"(?=\s*(?:[.,;:)!?]|$|\s(?:и|или|а|но)\s))"
+)
+"""A Russian rate at the end of its clause: `не менее 99,95% в месяц.` (not `в день
+рождения`, `в час ночи`)."""
 _ZH_HALF = re.compile(r"半个?(小时|天|年|月)")
 _RU_BARE_UNIT = re.compile(
     r"(?<![\w-])(?:в течение|на|за|через|целый|целую|ровно|хранятся|хранится|действует|"
