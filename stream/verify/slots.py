@@ -316,6 +316,9 @@ class Slots:
     """A negation outside every condition clause."""
     sufficient: str = ""
     """A word that states a condition as enough (`as long as`, 只要, 就可以, `достаточно`)."""
+    entitled: bool = False
+    """A permission that grants a benefit (`可享受5天年假`, `may enjoy`): an entitlement, which
+    a claim may state plainly (`有5天年假`), not a hedge."""
     capped: frozenset[str] = frozenset()
     """Number tokens the text bounds from above (`up to 8`, `не более 8`, `must not take more
     than 8`): a permission with a cap (`may take up to 8`) states the cap."""
@@ -375,6 +378,10 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
 
 _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
 _WITHOUT = ("without", "без", "没有经过", "没有")
+_ENTITLED = re.compile(
+    r"(?:可以|可|能够|有权)(?:享受|享有|领取)|\b(?:may|can)\s+enjoy\b"
+    r"|(?:может|могут|можете|вправе)\s+(?:пользоваться|воспользоваться)"
+)
 _UPON = re.compile(
     r"(?<![\w-])(?:upon|on)\s+[a-z]+ing\b|(?<![\w-])при\s+[а-яё]+(?:ии|ке|те|де)(?![\w-])"
     r"|[\u4e00-\u9fff]{2}时[，,]"
@@ -459,11 +466,19 @@ def _contrasted(
     return tuple(out)
 
 
-def _clause_keys(lowered: str, at: int, clauses: list[tuple[int, int]]) -> frozenset[str]:
-    """Keys of the content words of the condition clause starting at `at`."""
+def _clause_keys(
+    lowered: str, at: int, clauses: list[tuple[int, int]], word: str = ""
+) -> frozenset[str]:
+    """Keys of the content words of the condition clause starting at `at` with the condition
+    word `word`."""
     span = next(((a, b) for a, b in clauses if a == at), None)
     if span is None:
         return frozenset()
+    if has_cjk(lowered[span[0] : span[1]]):
+        from stream.verify.align import zh_words  # the segmenter lives with the alignment
+
+        rest = lowered[span[0] + len(word) : span[1]]
+        return frozenset().union(*(keys(w) for w in zh_words(rest) if len(w) > 1 and has_cjk(w)))
     words = [
         w
         for w in scan(lowered[span[0] : span[1]])[2]
@@ -490,7 +505,9 @@ def _slots(text: str) -> Slots:
     conditions = dict(conditions)  # the scan is cached: never change its result
     clauses = _clauses(masked, lowered) if conditions else []
     condition_content = {
-        kind: _clause_keys(lowered, at, clauses) for kind, at in where.items() if kind == "if"
+        kind: _clause_keys(lowered, at, clauses, conditions[kind])
+        for kind, at in where.items()
+        if kind in ("if", "onlyif")
     }
     unmasked = masked
     masked = _bound_masked(masked)
@@ -562,6 +579,10 @@ def _slots(text: str) -> Slots:
         # `are only permitted during the family session`: a necessary time, place or means
         conditions["onlyif"] = f"{only_prep.group(1)} … {only_prep.group(2)}"
         only_if = True
+        # what the phrase names (`with the approval of the head`): a claim may restate it
+        phrase = _CLAUSE_END.split(lowered[only_prep.end() :], maxsplit=1)[0]
+        named = [w for w in scan(phrase)[2] if w not in EN_STOP and w not in RU_STOP and len(w) > 2]
+        condition_content = {**condition_content, "onlyif": frozenset().union(*map(keys, named))}
     elif (
         "onlyif" in conditions
         and main
@@ -623,6 +644,7 @@ def _slots(text: str) -> Slots:
         main_negated=bool(main),
         sufficient=_sufficient(lowered, conditions),
         capped=frozenset(t for t, kinds in bounds(text).items() if "upper" in kinds),
+        entitled=_ENTITLED.search(lowered) is not None,
     )
 
 
@@ -1236,7 +1258,28 @@ def compare(
             and _restated(evidence.condition_content.get("if", frozenset()), claim_keys)
         )
     ]
-    out += _modality(claim, evidence)
+    requires = (
+        "onlyif" in evidence.conditions
+        and not {"onlyif", "if"} & set(claim.conditions)
+        and "obligation" in claim.modality
+        and _restated(evidence.condition_content.get("onlyif", frozenset()), claim_keys)
+    )
+    if requires:
+        # `can only be taken with the head's approval` (须经人力资源部批准) says `taking it
+        # requires the head's approval` (需要人力资源部批准): the necessary condition as a need
+        out = [
+            o
+            for o in out
+            if not (
+                o.code is SignalCode.CONDITION_DROPPED
+                and o.detail.startswith(evidence.conditions["onlyif"])
+            )
+        ]
+    out += [
+        m
+        for m in _modality(claim, evidence)
+        if not (requires and m.detail.startswith(claim.modality["obligation"] + " "))
+    ]
     for kind, word in claim.order.items():
         if kind == "upon" or (kind == "after" and "upon" in evidence.order):
             continue  # `после превышения` for `при превышении`: what follows the event
@@ -1430,6 +1473,8 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
         # it (`only managers approve` says the same); a claim that says X *must* happen
         # still says more
         weak.remove("possible")
+    if "possible" in weak and evidence.entitled and not c_kinds & _FIRM and not claim.future:
+        weak.remove("possible")  # `可享受5天年假` grants the days: `有5天年假` restates it
     if (
         "possible" in weak
         and not c_kinds & _FIRM

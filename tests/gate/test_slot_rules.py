@@ -1289,6 +1289,20 @@ EIGHTH_ROUND = [
      "Ежемесячная доза не должна превышать 8 таблеток.", "ru", "contradicted"),
     ("Товар хранится на складе в течение суток.", "Товар хранится на складе 1 день.", "ru",
      "entailed"),
+    # a permission that grants a benefit is an entitlement, stated plainly or not
+    ("入职满一年的员工每年有5天带薪年假。", "员工入职满一年后，每年可享受5天带薪年假。", "zh", "entailed"),
+    ("入职满一年的员工每年会有5天带薪年假。", "员工入职满一年后，每年可享受5天带薪年假。", "zh",
+     "insufficient"),
+    ("入职满一年的员工每年可能有5天带薪年假。", "员工入职满一年后，每年有5天带薪年假。", "zh", "entailed"),
+    # `only with Y's approval` is `requires Y's approval`; another requirement is not
+    ("During probation, taking leave requires the approval of the department head.",
+     "During the probation period, leave can only be taken with the approval of the department "
+     "head.", "en", "entailed"),
+    ("During probation, leave must be taken.", "During the probation period, leave can only be "
+     "taken with the approval of the department head.", "en", "insufficient"),
+    ("请假超过三天的，需要人力资源部批准。", "请假超过3天须经人力资源部批准。", "zh", "entailed"),
+    ("请假超过三天的，需要部门经理批准。", "请假超过3天须经人力资源部批准。", "zh", "insufficient"),
+    ("请假超过三天的，必须休息。", "请假超过3天须经人力资源部批准。", "zh", "insufficient"),
 ]  # fmt: skip
 
 
