@@ -581,6 +581,10 @@ _APPROXIMATELY = re.compile(
 (`units.approximate_at`), not aligned as a word."""
 
 
+_PER_BEFORE = re.compile(
+    r"(?<![\w-])(?:every|each|per|каждые|каждый|каждую|каждое|раз в|раза в)\s+\d", re.IGNORECASE
+)
+"""`every 12 hours`: an amount read as a period, so a claim's other rate is another value."""
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 
 
@@ -769,7 +773,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             if any(clearly_different(q, e) for e in same if e.unit is not None):
                 states_other.append(signal)  # 30 seconds for 30 minutes; not a month for 30 days
             continue
-        if q.frequency and not any(e.frequency for e in ev_quantities):
+        if (
+            q.frequency
+            and not any(e.frequency for e in ev_quantities)
+            and not _PER_BEFORE.search(window_n)
+        ):
             # `в сутки` (per day) where the evidence states durations only: a rate it does
             # not state, no other value of one
             mismatches.append(RiskSignal(SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence: none)"))

@@ -919,9 +919,10 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         target = _targets(ahead)
         if not target:
             target = _targets(reversed(words[i - _in_clause_before(text, found, i) : i]))
-            if word in _PREDICATIVE_NEGATIONS:
-                # `отменить заказ после отправки нельзя`: what is denied is the infinitive
-                # the clause opens with, not the nearest noun
+            if word in _PREDICATIVE_NEGATIONS or (ahead and ahead[0] in _MODAL_WORDS):
+                # `отменить заказ после отправки нельзя`, `подниматься по лестнице он не
+                # умеет`: what is denied is the infinitive the clause opens with, not the
+                # nearest noun
                 before = words[i - _in_clause_before(text, found, i, most=6) : i]
                 verb = next((w for w in before if _is_infinitive(w)), None)
                 if verb is not None:

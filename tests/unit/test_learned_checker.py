@@ -167,7 +167,7 @@ async def test_a_model_judges_only_the_languages_it_was_trained_on(tmp_path: Pat
     def claim(cid: str, language: str, text: str, quote: str) -> CheckRequest:
         return CheckRequest(cid, text, (Fragment("q1", quote),), language)
 
-    en = claim("en", "en-GB", "Backups are kept for a week.", "Backups are retained for 7 days.")
+    en = claim("en", "en-GB", "Backups stay around for a week.", "Backups are retained for 7 days.")
     ru = claim("ru", "ru", "Копии хранят неделю.", "Резервные копии хранятся 7 дней.")
     out = await checker.check_many([en, ru])
     assert out["en"].verdict is Verdict.ENTAILED
