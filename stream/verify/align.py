@@ -581,6 +581,16 @@ _APPROXIMATELY = re.compile(
 (`units.approximate_at`), not aligned as a word."""
 
 
+_WHEN_AFTER = re.compile(r"\s?(?:的时候|时候|的时|时|那年|那时)")
+
+
+def _time_reference(e: Quantity, window: str) -> bool:
+    """The evidence's amount names a past or other time (`十七岁的时候`, when he was 17), not
+    the value now: a claim's other value (`三十岁了`) does not clash with it."""
+    at = window.find(e.text)
+    return at >= 0 and _WHEN_AFTER.match(window, at + len(e.text)) is not None
+
+
 _PER_BEFORE = re.compile(
     r"(?<![\w-])(?:every|each|per|каждые|каждый|каждую|каждое|раз в|раза в)\s+\d", re.IGNORECASE
 )
@@ -818,8 +828,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             or any(e.unit == q.unit for e in alike)
             or (alike and all(clearly_different(q, e) is not False for e in alike))
         ) and not (
-            bounds(claim_n).get(f"#{q.value}", frozenset({"exact"})) == {"exact"}
-            and _within_bound(q, alike or counted, ev.get(bounds))
+            (
+                bounds(claim_n).get(f"#{q.value}", frozenset({"exact"})) == {"exact"}
+                and _within_bound(q, alike or counted, ev.get(bounds))
+            )
+            or all(_time_reference(e, window_n) for e in alike or counted)
         ):
             states_other.append(signal)  # the same kind of amount, another value
 

@@ -1303,6 +1303,17 @@ EIGHTH_ROUND = [
     ("请假超过三天的，需要人力资源部批准。", "请假超过3天须经人力资源部批准。", "zh", "entailed"),
     ("请假超过三天的，需要部门经理批准。", "请假超过3天须经人力资源部批准。", "zh", "insufficient"),
     ("请假超过三天的，必须休息。", "请假超过3天须经人力资源部批准。", "zh", "insufficient"),
+    # a negated modal at its clause's end denies the infinitive the clause opens with
+    ("Подниматься по лестнице пылесос не умеет.", "Пылесос не может подниматься по лестнице.",
+     "ru", "entailed"),
+    ("Подниматься по лестнице пылесос умеет.", "Пылесос не может подниматься по лестнице.",
+     "ru", "contradicted"),
+    # an amount that names another time (`十七岁的时候`) is no other value of the claim's now
+    ("他三十岁了。", "他说是十七岁的时候开始工作的。", "zh", "insufficient"),
+    ("他三十岁了。", "他今年十七岁。", "zh", "contradicted"),
+    # a rate is another value of an amount per period (`every 12 hours`)
+    ("Snapshots are taken every hour.", "Snapshots are taken every 12 hours.", "en",
+     "contradicted"),
 ]  # fmt: skip
 
 
