@@ -591,6 +591,13 @@ def _time_reference(e: Quantity, window: str) -> bool:
     return at >= 0 and _WHEN_AFTER.match(window, at + len(e.text)) is not None
 
 
+def _written_as_word(ident: Identifier, text: str) -> bool:
+    """The identifier stands in `text` as one word of another case (`Covid19` for
+    `COVID-19`): the same name, not read as an identifier there."""
+    pattern = rf"(?<![\w-]){re.escape(ident.key)}[\s-]?{re.escape(ident.value)}(?![\w.-])"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
 _PER_BEFORE = re.compile(
     r"(?<![\w-])(?:every|each|per|каждые|каждый|каждую|каждое|раз в|раза в)\s+\d", re.IGNORECASE
 )
@@ -742,7 +749,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         same_key = [e for e in ev_ids if e.key == ident.key]
         pos = claim_n.find(ident.text)
         if any(e.value == ident.value for e in same_key) or (
-            not same_key and ident.value in ev_values
+            not same_key and (ident.value in ev_values or _written_as_word(ident, window_n))
         ):
             spans_ok.append((pos, pos + len(ident.text)))
         elif same_key:

@@ -1314,6 +1314,11 @@ EIGHTH_ROUND = [
     # a rate is another value of an amount per period (`every 12 hours`)
     ("Snapshots are taken every hour.", "Snapshots are taken every 12 hours.", "en",
      "contradicted"),
+    # an identifier written as one word of another case is the same name (`Covid19`)
+    ("COVID-19 infection began in Wuhan, China.",
+     "Covid19 infection began in Wuhan (Hubei, China) in December, 2019.", "en", "entailed"),
+    ("COVID-20 infection began in Wuhan, China.",
+     "Covid19 infection began in Wuhan (Hubei, China) in December, 2019.", "en", "insufficient"),
 ]  # fmt: skip
 
 
