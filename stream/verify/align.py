@@ -139,6 +139,7 @@ _ZH_FILLERS = (
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
     "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
     "之类", "这类", "才能", "才可以", "才可", "并且", "而且", "且", "或者", "不过", "但是", "以及",
+    "对于", "先",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
 demonstratives (`这份保险` for `本保险`, `之类` for `等`); `才能` is 才 and a modal (the slot),
@@ -1711,22 +1712,30 @@ def _dropped_zh_condition(
         said = _zh_content(statement)
         if not said or sum(1 for w in said if _in_claim(w, claim, claim_keys)) * 2 < len(said):
             continue  # the claim is not about the statement this clause governs
-        missing = [
-            w
-            for w in _zh_content(condition)
-            if not _in_claim(w, claim, claim_keys) and w[-1] not in _ZH_PARTY
-        ]
-        missing += [
-            e.text
-            for e in quantities(condition)
-            if not any(same_amount(q, e) or q.value == e.value for q in c_quantities)
-        ]
+
+        def left_out(part: str) -> list[str]:
+            words = [
+                w
+                for w in _zh_content(part)
+                if not _in_claim(w, claim, claim_keys) and w[-1] not in _ZH_PARTY
+            ]
+            return words + [
+                e.text
+                for e in quantities(part)
+                if not any(same_amount(q, e) or q.value == e.value for q in c_quantities)
+            ]
+
+        missing = left_out(condition)
+        disjuncts = _ZH_OR.split(condition)
+        if missing and len(disjuncts) > 1 and any(not left_out(d) for d in disjuncts):
+            continue  # `因战争或故意行为造成的` kept as `战争造成的`: one case of the condition
         if missing:
             detail = f"{condition} (claim: none of {', '.join(dict.fromkeys(missing))})"
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
     return out
 
 
+_ZH_OR = re.compile("或者|或是|或")
 _ZH_CLAUSE = re.compile(r"[，；,;]\s*(?:但|但是|而|而且|并且|并)?")
 _CLAUSE = re.compile(r";|,?\s(?:but|while|whereas|а|но|однако)\s", re.IGNORECASE)
 """Where Latin and Cyrillic text sets one statement against another: a comma there mostly

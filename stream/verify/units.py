@@ -157,6 +157,8 @@ def normalize_zh(text: str) -> str:
     text = _ZH_PERCENT.sub(percent, text).replace("℃", "摄氏度")
     if "刻钟" in text:
         text = text.replace("一刻钟", "15分钟").replace("三刻钟", "45分钟")
+    if "首次" in text:
+        text = text.replace("首次", "第1次")  # the first time, as `第一次` writes it
     if "倍" in text and "点" in text:
         text = _ZH_DECIMAL_TIMES.sub(_zh_decimal, text)
     if "点" in text:
@@ -1051,7 +1053,9 @@ NEGATION = WordClass.of(
     "别墅, 别名, 辨别, 鉴别, 离别, 派别, 判别, 甄别, 道别, 惜别, 诀别, "
     # words that only contain a negation character: force majeure, deductible waiver,
     # real estate, adverse (reaction), illegal
-    "不可抗力, 不计免赔, 不动产, 不良, 不法, 无人机, 非法",
+    "不可抗力, 不计免赔, 不动产, 不良, 不法, 无人机, 非法, "
+    # organ insufficiency (肝功能不全): a condition's name
+    "功能不全",
 )
 UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, throughout, "

@@ -1319,6 +1319,21 @@ EIGHTH_ROUND = [
      "Covid19 infection began in Wuhan (Hubei, China) in December, 2019.", "en", "entailed"),
     ("COVID-20 infection began in Wuhan, China.",
      "Covid19 infection began in Wuhan (Hubei, China) in December, 2019.", "en", "insufficient"),
+    # one case of a Chinese `A或B` condition keeps it; 对于 and 先 are particles; 首次 is 第一次;
+    # 功能不全 names a condition, it negates nothing
+    ("对于战争造成的损失，保险公司不负责赔偿。", "因战争或被保险人故意行为造成的损失，保险公司不承担赔偿责任。",
+     "zh", "entailed"),
+    ("对于地震造成的损失，保险公司不负责赔偿。", "因战争或被保险人故意行为造成的损失，保险公司不承担赔偿责任。",
+     "zh", "insufficient"),
+    ("保险公司不承担赔偿责任。", "因战争或被保险人故意行为造成的损失，保险公司不承担赔偿责任。", "zh",
+     "insufficient"),
+    ("第一次使用之前，需要先把滤网外包装的塑料袋撕掉。", "首次使用前，请撕掉滤网外包装的塑料袋。", "zh",
+     "entailed"),
+    ("第二次使用之前，需要先把滤网外包装的塑料袋撕掉。", "首次使用前，请撕掉滤网外包装的塑料袋。", "zh",
+     "insufficient"),
+    ("严重肝功能不全者需在医生指导下减量使用。", "严重肝功能不全的患者应在医生指导下减量使用。", "zh",
+     "entailed"),
+    ("严重肝功能不全者不需减量使用。", "严重肝功能不全的患者应在医生指导下减量使用。", "zh", "insufficient"),
 ]  # fmt: skip
 
 
