@@ -467,9 +467,74 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
         # `…, 最高不超过300元`, `…, except uploads`): it stays, so dropping it shows
         if keep[i - 1] and _TRAILING_LIMIT.search(parts[i][0]):
             keep[i] = True
+    for i in range(1, len(parts)):
+        if keep[i - 1] and not keep[i] and _other_value_of_same(parts[i - 1][0], parts[i][0]):
+            keep[i] = True
     kept = [p for (p, _), k in zip(parts, keep, strict=True) if k]
     # kept clauses stay separate statements (`_dropped_bounds` reads them one by one)
     return "; ".join(p.strip() for p in kept) if kept else focus
+
+
+_SAME_SUBJECT = re.compile(
+    r"^\s*(?:(?:but|and|но|а|и)\s+)?(?:it|this|they|that|он|она|оно|они|это)(?![\w-])",
+    re.IGNORECASE,
+)
+_RU_PREDICATE_START = re.compile(r"^\s*(?:(?:но|а|и)\s+)?([а-яё]+)", re.IGNORECASE)
+
+
+def _other_value_of_same(kept: str, part: str) -> bool:
+    """A clause about the kept clause's subject (`…, but it is reduced to 250 EUR if…`, `… и
+    бесплатна для заказов от 2000 рублей`) that gives its amount another value under a
+    condition: it limits the kept statement, so a claim that drops it says more."""
+    if not (_SAME_SUBJECT.match(part) or _ru_predicate_first(part)):
+        return False
+    units = {q.unit for q in quantities(kept) if q.unit}
+    return bool(units & {q.unit for q in quantities(part) if q.unit}) and (
+        _CONDITION_ANYWHERE.search(part) is not None
+        or any(kinds - {"exact"} for kinds in bounds(part).values())
+    )
+
+
+def _ru_predicate_first(part: str) -> bool:
+    m = _RU_PREDICATE_START.match(part)
+    return m is not None and any(
+        pos in ("ADJS", "VERB", "PRTS") for _, pos in ru_lemmas(m.group(1).lower())[:1]
+    )
+
+
+_CONDITION_ANYWHERE = re.compile(
+    r"(?<![\w-])(?:if|unless|when|provided|если|при условии|в случае)(?![\w-])", re.IGNORECASE
+)
+
+
+_TIME_RANGE = re.compile(
+    r"(?<![\d:])(\d{1,2}):(\d{2})\s*(?:to|until|till|and|-|–|—|~|～|до|по|至|到)\s*"
+    r"(\d{1,2}):(\d{2})(?![\d:])",
+    re.IGNORECASE,
+)
+
+
+def _ranges(text: str) -> set[tuple[str, str]]:
+    return {
+        (f"{int(m.group(1)):02d}:{m.group(2)}", f"{int(m.group(3)):02d}:{m.group(4)}")
+        for m in _TIME_RANGE.finditer(text)
+    }
+
+
+def _time_range_pairs(claim: str, window: str) -> list[RiskSignal]:
+    """A range of times the claim pairs from two of the evidence's ranges (`09:00 to 22:00`
+    where it says `07:00 to 22:00 on weekdays and 09:00 to 18:00 on Saturdays`): each end is
+    stated, the range is not."""
+    if ":" not in claim:
+        return []
+    mine = _ranges(claim)
+    theirs = _ranges(window) if mine else set()
+    out = []
+    for start, end in sorted(mine - theirs):
+        if any(s == start for s, _ in theirs) and any(e == end for _, e in theirs):
+            said = ", ".join(f"{s}–{e}" for s, e in sorted(theirs) if s == start or e == end)
+            out.append(RiskSignal(SignalCode.NUMBER_MISMATCH, f"{start}–{end} (evidence: {said})"))
+    return out
 
 
 def _negated_part(text: str) -> bool:
@@ -1007,8 +1072,27 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
         mine = [q for q in c_quantities if f"#{q.value}" == number and q.unit]
-        if mine and not any(same_amount(q, e) for q in mine for e in focus_amounts):
+        if (
+            mine
+            and any(e.value == q.value for q in mine for e in focus_amounts)
+            and not any(same_amount(q, e) for q in mine for e in focus_amounts)
+        ):
             continue  # the focus has the number only as another amount (`4 г`, not `4 часов`)
+        if bound is None:
+            # the clauses the claim's words chose leave out the one with its amount (`我们可以
+            # 在蛋糕上写字，但字数不超过15个`): the sentence that states it bounds it
+            holding = [
+                p
+                for p, _ in ev.get(_sentence_parts)
+                if any(
+                    same_amount(q, e) or q.value == e.value
+                    for q in c_quantities
+                    if f"#{q.value}" == number
+                    for e in quantities(normalize_zh(p))
+                )
+            ]
+            if len(holding) == 1:
+                bound = bounds(holding[0]).get(number)
         if bound is not None and not kinds <= bound:
             said = "/".join(sorted(kinds))
             signal = RiskSignal(
@@ -1018,6 +1102,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             mismatches.append(signal)
             if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
                 states_other.append(signal)  # at least 5 for no more than 5
+    paired = _time_range_pairs(claim_n, window_n)
+    mismatches += paired
+    states_other += paired
     mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
     mismatches += _dropped_qualifier(claim_n, focus, c_quantities)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
@@ -1829,7 +1916,7 @@ _PROHIBITION = re.compile(
 )
 _PROHIBITION_HEADS = ("prohib", "forbid", "ban", "disallow", "barred", "запрещ", "воспрещ", "禁")
 """Substrings every prohibition word has: a C-speed test before the pattern runs."""
-_ZH_NEGATIVE = re.compile("[不没无未别勿非禁]")
+_ZH_NEGATIVE = re.compile("[不没无未别勿非禁]|违规|违章")
 
 
 def _unnegated_prohibition(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:

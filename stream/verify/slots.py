@@ -331,7 +331,9 @@ _NEG_SKIP = frozenset(
     оно они
     был была было были быть будет будут является являются даже также ещё еще всегда""".split()
 )
-_ZH_NEG = re.compile("没有|并非|无法|不能|不是|不会|不得|不准|不许|禁止|严禁|不|没|未|无|非|别|勿")
+_ZH_NEG = re.compile(
+    "没有|并非|无法|不能|不是|不会|不得|不准|不许|禁止|严禁|违规|违章|不|没|未|无|非|别|勿"
+)
 _FREQUENCY_PHRASE = re.compile(
     r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:[\w,.–-]+\s+){0,3}?(?:second|minute|hour|day|night|morning|evening|"
     r"week|weekday|weekend|month|quarter|year|time|session|shift|"
@@ -378,6 +380,20 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
 
 _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
 _WITHOUT = ("without", "без", "没有经过", "没有")
+
+
+def _capped(text: str, lowered: str, modal: str | None) -> frozenset[str]:
+    """Number tokens bounded from above; with a `may`, only those after it, which it governs
+    (`may take up to 8`, not `photos below 1000 px may be blurred`)."""
+    capped = [t for t, kinds in bounds(text).items() if "upper" in kinds]
+    if modal is None or not capped:
+        return frozenset(capped)
+    at = lowered.find(modal)
+    return frozenset(t for t in capped if at < 0 or lowered.find(t[1:], at) >= 0)
+
+
+_ZH_ONLY_THEN = re.compile("[\u4e00-\u9fff]{2}(?:后|以后|之后|时)?才(?:能|可以|可)")
+"""`X后才能Y`: Y only after X, a necessary condition even without 只有."""
 _ENTITLED = re.compile(
     r"(?:可以|可|能够|有权)(?:享受|享有|领取)|\b(?:may|can)\s+enjoy\b"
     r"|(?:может|могут|можете|вправе)\s+(?:пользоваться|воспользоваться)"
@@ -442,6 +458,24 @@ _IMPLICATIVE = re.compile(
 `отказалась сообщить` = `не сообщила`). Not `не смог`: `я бы не смог` is a conditional."""
 _IMPLICATIVE_HEADS = ("forg", "fail", "refus", "neglect", "declin", "забыл", "отказал")
 """Substrings every implicative has: a C-speed test before the pattern runs."""
+
+
+_CONTRASTIVE = re.compile(r"(?<![\w-])(?:rather than|instead of|вместо)(?![\w-])")
+
+
+def _contrastive_negation(m: re.Match[str], text: str) -> str:
+    """`rather than`, `вместо` as a negation of the same length (offsets stay the text's);
+    not after a preference (`prefers OAE rather than audiometry` ranks, it denies nothing)."""
+    if _PREFERENCE.search(text, max(0, m.start() - 80), m.start()):
+        return m.group()
+    word = "не" if m.group()[:1] >= "\u0400" else "not"
+    return word + " " * (len(m.group()) - len(word))
+
+
+_PREFERENCE = re.compile(
+    r"(?<![\w-])(?:prefer\w*|favou?r\w*|recommend\w*|choos\w*|chose\w*|"
+    r"предпочит\w*|предпочтител\w*|рекоменд\w*|лучше)(?![\w-])"
+)
 
 
 def _implied_negation(m: re.Match[str]) -> str:
@@ -516,6 +550,9 @@ def _slots(text: str) -> Slots:
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
     if _NOT_ONLY.search(masked):
         masked = _NOT_ONLY.sub(lambda m: " " * len(m.group()), masked)  # additive, no negation
+    if "rather than" in masked or "instead of" in masked or "вместо" in masked:
+        # `in the booths rather than at the desks` says `not at the desks`
+        masked = _CONTRASTIVE.sub(lambda m: _contrastive_negation(m, masked), masked)
     if any(h in masked for h in _IMPLICATIVE_HEADS):
         # `forgot to close` says the door was not closed: read as the negation it implies
         masked = _IMPLICATIVE.sub(_implied_negation, masked)
@@ -553,6 +590,8 @@ def _slots(text: str) -> Slots:
         conditions["onlyif"] = located[0][1][1]
         negated = negated[2:]
         main = ()
+    if not conditions and has_cjk(lowered) and _ZH_ONLY_THEN.search(lowered):
+        conditions["onlyif"] = "…才"  # `完成认证后才能骑行`: only once that is done
     if_negations = tuple(_if_negations(where.get("if"), clauses, located, conditions))
     if "unless" in conditions:
         # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
@@ -643,7 +682,7 @@ def _slots(text: str) -> Slots:
         if_negated=if_negations if len(if_negations) == 1 else (),
         main_negated=bool(main),
         sufficient=_sufficient(lowered, conditions),
-        capped=frozenset(t for t, kinds in bounds(text).items() if "upper" in kinds),
+        capped=_capped(text, lowered, modality.get("possible")),
         entitled=_ENTITLED.search(lowered) is not None,
     )
 
@@ -864,7 +903,7 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
 
 _NEGATED_LIST = re.compile(
     r"(?:\s+(?:be|been|is|are|get|ни|быть))?(?:\s+[^\W\d_]+(?:\s*,)?){1,4}?\s+(?:or|nor|или|ни)"
-    r"\s+[^\W\d_]+"
+    r"(?:\s+(?:in|on|at|to|for|from|by|with|в|во|на|за|для))?\s+[^\W\d_]+(?:\s+[^\W\d_]+)?"
 )
 """A negated disjunction (`not X, Y or Z`, `не X или Y`): the negation holds for each."""
 _GOVERNING = frozenset({"подлежать"})
@@ -943,7 +982,13 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
         listed = _NEGATED_LIST.match(text, m.end())
         if listed is not None:
             # `cannot be cancelled, changed or refunded`: the negation holds for each
-            target |= frozenset().union(*(keys(w) for w in _WORD_AT.findall(listed.group())))
+            target |= frozenset().union(
+                *(
+                    keys(w)
+                    for w in _WORD_AT.findall(listed.group())
+                    if w not in EN_STOP and w not in RU_STOP
+                )
+            )
         out.append((m.start(), (target, " ".join((word, *ahead[:2])))))
     if has_cjk(text):
         masked = text

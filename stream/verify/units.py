@@ -138,6 +138,8 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
+    if "nothing" in text or "no c" in text or "ничего не" in text:
+        text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
     if not has_cjk(text):
         return text
 
@@ -210,6 +212,12 @@ _ZH_TENTHS = re.compile(
     r"(?<![\d零一二三四五六七八九十两])([一二三四五六七八九两])成(?!不|为|功|立|本|绩|员|年|人)"
 )
 """`两成` is 20%: tenths of a whole."""
+_FREE = re.compile(
+    r"(?<![\w-])(?:cost(?:s|ing)? nothing|at no (?:extra |additional )?(?:cost|charge)|"
+    r"ничего не сто(?:ит|ят|ить|или|ило|ила))(?![\w-])",
+    re.IGNORECASE,
+)
+"""Ways of saying `free` with a negation: one form, so no negation is read into them."""
 _ZH_FREE = re.compile(
     r"不收取任何费用|不收取费用|不收任何费用|不收费|不用付费|不用交费|不需付费|不需要付费|无需付费|"
     r"无须付费|不需缴费|无需缴费|不要钱|不用花钱"
@@ -653,6 +661,13 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             unit = _RU_FREQ_STEMS[adjective.group(1)]
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
     for m in _PHRASE_QUANTITY.finditer(lowered):
+        counted = _COUNT_BEFORE.search(lowered, max(0, m.start(1) - 24), m.start(1))
+        if counted is not None and (
+            counted.group(1)[:1].isdigit()
+            or counted.group(1) in RU_NUMBERS
+            or counted.group(1) in EN_NUMBERS
+        ):
+            continue  # `двух суток`: the unit of the number before it, read with it
         amount, per = _PHRASE_VALUES[m.group(1)]
         rate = amount == "1" and _RATE_BEFORE.match(m.group())
         out.append(Quantity(amount, per, text[m.start(1) : m.end(1)], frequency=bool(rate)))
@@ -826,6 +841,7 @@ _RU_FREQ_ADJECTIVE = re.compile(
     f"({'|'.join(_RU_FREQ_STEMS)})(?:ый|ая|ое|ые|ого|ой|ую|ому|ым|ых|ыми|ом)$"
 )
 """`суточная доза`, `ежемесячный платёж`: per day, per month (as `daily` is)."""
+_COUNT_BEFORE = re.compile(r"(\d+(?:[.,]\d+)?|[^\W\d_]+)\s+$")
 _RATE_BEFORE = re.compile(r"(?:в|раз в|per|every|each)\s(?!течение)")
 """`в сутки`, `per day`: one unit read as a rate, not an amount."""
 _RU_PER_UNIT = re.compile(
@@ -1039,7 +1055,9 @@ NEGATION = WordClass.of(
     "prohibited, forbidden, banned, disallowed, prohibition, "
     "не, нет, ни, никогда, ничего, никто, нельзя, невозможно, без, запрет, "
     "запрещено, запрещен, запрещён, запрещена, запрещены, запрещается, запрещаются, "
-    "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁, 不得, 不准, 不许",
+    "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁, 不得, 不准, 不许, "
+    # `违规载人` names carrying passengers as what the rules forbid (`禁止载人`)
+    "违规, 违章",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
     "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, "
@@ -1177,6 +1195,10 @@ _AHEAD_OF_EVENT = re.compile(
 """`… 3 days before the start`: a bound on the time ahead of an event turns over (`no later
 than 3 days before` = at least 3 days ahead; `up to 10 days before` too), also across a second
 bound of the same span (`не ранее чем за 3 месяца и не позднее чем за 15 дней до`)."""
+_COORDINATED = re.compile(r"[^.;!?。；]*?\s(?:и|and|or|или)\s+", re.IGNORECASE)
+"""Text between two bounds that coordinates the second with the first (`… и дольше 5`)."""
+_DURATION_BEFORE = re.compile(r"(?<![\w-])for\s+$", re.IGNORECASE)
+"""`held for up to 20 minutes before the start`: a duration, not a deadline ahead of it."""
 BOUND_NEGATION = r"(?:(?<![\w-])(?:not|never|cannot|не|нельзя)|n't)"
 """A negation that may govern a bound a few words on (`can't`, `cannot`, `нельзя`)."""
 SCOPE_WORD = (
@@ -1279,11 +1301,23 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     days`, `不超过50`, `15分钟内`), `lower` (`at least 5`, `after 14 days`), `exact` (none)."""
     found: dict[str, set[str]] = {}
     spans: list[tuple[int, int, str]] = []
+    flipped_until = -1  # where the last bound a negation turned over ends
     for m in _BOUND_RE.finditer(text):
         kind = _BOUND_WORDS[m.group(1).lower()]
-        if negation_governs(text[max(0, m.start() - 48) : m.start()], m.group(1)):
-            kind = {"upper": "lower", "lower": "upper"}[kind]  # not kept beyond 7 days: <= 7
-        if m.group(1).lower() in _LATENESS and _AHEAD_OF_EVENT.match(text, m.end()):
+        if negation_governs(text[max(0, m.start() - 48) : m.start()], m.group(1)) or (
+            flipped_until >= 0 and _COORDINATED.fullmatch(text, flipped_until, m.start())
+        ):
+            # not kept beyond 7 days: <= 7; `нельзя … дольше 3 дней …, и дольше 5 дней …`:
+            # the negation governs the coordinated bound too
+            kind = {"upper": "lower", "lower": "upper"}[kind]
+            flipped_until = m.end()
+        else:
+            flipped_until = -1
+        if (
+            m.group(1).lower() in _LATENESS
+            and _AHEAD_OF_EVENT.match(text, m.end())
+            and not _DURATION_BEFORE.search(text, max(0, m.start() - 5), m.start())
+        ):
             # no later than 3 days before it = at least 3 days before it
             kind = {"upper": "lower", "lower": "upper"}[kind]
         spans.append((m.end(), m.end(), kind))

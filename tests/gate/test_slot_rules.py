@@ -655,7 +655,7 @@ RESTRICTION_CASES = [
     # a prohibition reworded is no clash: `banned` is a negation, and a claim's negation on
     # another word than the evidence's own negation is not `contradicted`
     ("Confetti and glitter are banned both inside and outside the building.", "Confetti and glitter are not allowed inside or outside the building.", "en", "entailed"),
-    ("Guests are not allowed to print.", "Guests cannot use the phone booths or the printing service.", "en", "insufficient"),
+    ("Guests are not allowed to print.", "Guests cannot use the phone booths or the printing service.", "en", "entailed"),  # the listed `printing service` is negated too
     ("Guests can use the printing service.", "Guests cannot use the phone booths or the printing service.", "en", "contradicted"),
 ]  # fmt: skip
 
@@ -1334,6 +1334,56 @@ EIGHTH_ROUND = [
     ("严重肝功能不全者需在医生指导下减量使用。", "严重肝功能不全的患者应在医生指导下减量使用。", "zh",
      "entailed"),
     ("严重肝功能不全者不需减量使用。", "严重肝功能不全的患者应在医生指导下减量使用。", "zh", "insufficient"),
+    # found on a new held-out set's first run: conditional other values, pairings and
+    # negations a claim must keep, and ways of saying the same that are no clash
+    ("Your damage excess is 750 EUR.", "The damage excess is 750 EUR, but it is reduced to "
+     "250 EUR if you add the protection package.", "en", "insufficient"),
+    ("Курьерская доставка по городу стоит 250 рублей.", "Курьерская доставка по городу стоит "
+     "250 рублей и бесплатна для заказов от 2000 рублей.", "ru", "insufficient"),
+    ("Adults pay 10 EUR.", "Adults pay 10 EUR and children under 12 pay 5 EUR.", "en",
+     "entailed"),
+    ("On Saturdays the space is open from 09:00 to 22:00.", "The space is open from 07:00 to "
+     "22:00 on weekdays and from 09:00 to 18:00 on Saturdays.", "en", "insufficient"),
+    ("On Saturdays the space is open from 9:00 to 18:00.", "The space is open from 07:00 to "
+     "22:00 on weekdays and from 09:00 to 18:00 on Saturdays.", "en", "entailed"),
+    ("Permit holders may park in spaces reserved for disabled drivers.", "Permit holders may "
+     "park in their zone, but not in loading bays or in spaces reserved for disabled drivers.",
+     "en", "contradicted"),
+    ("Фотографии с разрешением ниже 1000 пикселей получатся нечёткими.",
+     "Фотографии с разрешением ниже 1000 пикселей могут получиться нечёткими.", "ru",
+     "insufficient"),
+    ("Взрослые принимают не более 8 таблеток в сутки.",
+     "Взрослые могут принимать не более 8 таблеток в сутки.", "ru", "entailed"),
+    ("年满16周岁的用户就可以骑行。", "用户年满16周岁并完成实名认证后才能骑行。", "zh", "insufficient"),
+    ("只有年满16周岁并完成实名认证的用户才能骑行。", "用户年满16周岁并完成实名认证后才能骑行。", "zh",
+     "entailed"),
+    ("蛋糕上至少可以写15个字。", "我们可以在蛋糕上写字，但字数不超过15个。", "zh", "contradicted"),
+    ("You can reserve a car free of charge for as long as twenty minutes before your rental "
+     "starts.", "A car can be reserved free of charge for up to 20 minutes before the rental "
+     "starts.", "en", "entailed"),
+    ("You can cancel at least 10 days before the start.", "You can cancel up to 10 days before "
+     "the start.", "en", "entailed"),
+    ("Calls should be taken in the phone booths, not at the shared desks.",
+     "Phone calls should be taken in the phone booths rather than at the shared desks.", "en",
+     "entailed"),
+    ("Calls should be taken at the shared desks.",
+     "Phone calls should be taken in the phone booths rather than at the shared desks.", "en",
+     "contradicted"),
+    ("The academy prefers OAE testing over audiometry.",
+     "The academy prefers OAE testing rather than audiometry.", "en", "entailed"),
+    ("Первые десять минут звонка ничего не стоят.", "Первые 10 минут звонка бесплатны.", "ru",
+     "entailed"),
+    ("Первые десять минут звонка стоят 15 рублей.", "Первые 10 минут звонка бесплатны.", "ru",
+     "insufficient"),
+    ("Сообщите о повреждении в течение двух суток.", "Сообщите о повреждении в течение 48 "
+     "часов.", "ru", "entailed"),
+    ("Сообщите о повреждении в течение трёх суток.", "Сообщите о повреждении в течение 48 "
+     "часов.", "ru", "insufficient"),
+    ("违规载人的用户会被扣5分信用分。", "车辆禁止载人，违规者将被扣除5分信用分。", "zh", "insufficient"),
+    ("车辆可以载人。", "车辆禁止载人，违规者将被扣除5分信用分。", "zh", "contradicted"),
+    ("Без консультации врача курс не должен превышать пяти дней.",
+     "Без консультации врача препарат нельзя принимать дольше 3 дней как жаропонижающее и "
+     "дольше 5 дней как обезболивающее.", "ru", "insufficient"),
 ]  # fmt: skip
 
 
