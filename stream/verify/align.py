@@ -139,7 +139,7 @@ _ZH_FILLERS = (
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
     "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
     "之类", "这类", "才能", "才可以", "才可", "并且", "而且", "且", "或者", "不过", "但是", "以及",
-    "对于", "先",
+    "对于", "先", "完",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
 demonstratives (`这份保险` for `本保险`, `之类` for `等`); `才能` is 才 and a modal (the slot),
@@ -1442,7 +1442,7 @@ def zh_tags(text: str) -> dict[str, str]:
 _CLAUSE_SPLITS = (
     re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n"),  # not inside `€2.40`
     re.compile(r"[;；]"),
-    re.compile(r"[,，]|\s(?:and|и|а)\s"),
+    re.compile(r"[,，]|\s(?:and|и|а)\s(?!\d)"),  # not inside `between 16:00 and 18:00`
 )
 """Sentences of a merged span first, then its clauses, then its comma-separated parts."""
 

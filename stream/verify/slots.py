@@ -316,6 +316,9 @@ class Slots:
     """A negation outside every condition clause."""
     sufficient: str = ""
     """A word that states a condition as enough (`as long as`, 只要, 就可以, `достаточно`)."""
+    restricted: str = ""
+    """The negation of a negated restriction of the subject followed by a negated rule
+    (`未通过认证的用户不能调用`): it may state `only … can` (X only if Y)."""
     entitled: bool = False
     """A permission that grants a benefit (`可享受5天年假`, `may enjoy`): an entitlement, which
     a claim may state plainly (`有5天年假`), not a hedge."""
@@ -427,6 +430,11 @@ _NEGATED_POSSIBLE = re.compile(
     r"|\bне\s+(?:может|могут|можете|можно|мочь|сможет|смогут|допускается|разрешается)\b"
     r"|不能|不可以|不可|无法|没法|不允许|不得|不准|不支持|不予"
 )
+_EPISTEMIC = frozenset(
+    """possibly potentially likely perhaps probably maybe возможно вероятно по-видимому
+    可能 或许 也许 大概 似乎 看来""".split()
+) | {"может быть"}
+"""Hedges on what is so, not permissions: `可能无法清除` (may not come off) stays hedged."""
 _QUESTION = re.compile(r"[?？]")
 """A question asserts nothing: a claim taken from one goes beyond it."""
 _BEFORE_NOUN = re.compile(
@@ -460,6 +468,12 @@ _IMPLICATIVE_HEADS = ("forg", "fail", "refus", "neglect", "declin", "забыл"
 """Substrings every implicative has: a C-speed test before the pattern runs."""
 
 
+_UNTIL_NOT = re.compile(
+    r"(?<![\w-])пока(?:\s+[\w-]+){0,3}?\s+(не)(?![\w-])"
+    r"(?!\s+(?:было|был|была|были|будет|бывает)(?![\w-]))"
+)
+"""`пока … не` (until): a time before the event, no negation of it. Not `пока его не было`
+(while he was away): a negated existence is one."""
 _CONTRASTIVE = re.compile(r"(?<![\w-])(?:rather than|instead of|вместо)(?![\w-])")
 
 
@@ -550,6 +564,11 @@ def _slots(text: str) -> Slots:
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
     if _NOT_ONLY.search(masked):
         masked = _NOT_ONLY.sub(lambda m: " " * len(m.group()), masked)  # additive, no negation
+    until_not = _UNTIL_NOT.search(masked) if "пока" in masked else None
+    if until_not is not None:
+        # `пока заказ не передан` is `до того, как он передан`: the negation is the order's
+        a, b = until_not.span(1)
+        masked = masked[:a] + " " * (b - a) + masked[b:]
     if "rather than" in masked or "instead of" in masked or "вместо" in masked:
         # `in the booths rather than at the desks` says `not at the desks`
         masked = _CONTRASTIVE.sub(lambda m: _contrastive_negation(m, masked), masked)
@@ -577,18 +596,6 @@ def _slots(text: str) -> Slots:
         conditions["onlyif"] = without[0][1]
         rest = tuple(n for n in negated if n is not without[0])
         negated = rest[1:] if len(negated) >= 2 else rest
-        main = ()
-    elif (
-        len(located) >= 2
-        and not conditions
-        and (restrictive := _NEGATED_RESTRICTIVE.match(lowered)) is not None
-        and restrictive.start(1) <= located[0][0] < restrictive.end()
-    ):
-        # `未通过认证的用户不能调用`, `users who have not passed it cannot call`, `Пользователи,
-        # не прошедшие проверку, не могут`: the subject's negated restriction and the negated
-        # rule state `only users who passed can call` (X only if Y)
-        conditions["onlyif"] = located[0][1][1]
-        negated = negated[2:]
         main = ()
     if not conditions and has_cjk(lowered) and _ZH_ONLY_THEN.search(lowered):
         conditions["onlyif"] = "…才"  # `完成认证后才能骑行`: only once that is done
@@ -639,7 +646,11 @@ def _slots(text: str) -> Slots:
     modality = {
         kind: hit[0] for kind, cls in MODALITY.items() if (hit := cls.find(masked, wordset))
     }
-    if "possible" in modality and _NEGATED_POSSIBLE.search(lowered):
+    if (
+        "possible" in modality
+        and modality["possible"] not in _EPISTEMIC
+        and _NEGATED_POSSIBLE.search(lowered)
+    ):
         del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
     if modality.get("advice") == "стоит" and _PRICED_STOIT.search(lowered):
         del modality["advice"]  # `ски-пасс стоит 2500 рублей`: a price, not advice
@@ -660,9 +671,18 @@ def _slots(text: str) -> Slots:
         order.setdefault("after", "once")  # `once you are notified`: after you are notified
     if _BEFORE_NOUN.search(lowered):
         order.setdefault("before", "до")
+    if until_not is not None:
+        order.setdefault("before", "пока … не")
     if "after" not in order and (upon := _UPON.search(lowered)) is not None:
         order["upon"] = upon.group().strip("，, ")
+    restrictive = (
+        len(located) >= 2
+        and not conditions
+        and (head := _NEGATED_RESTRICTIVE.match(lowered)) is not None
+        and head.start(1) <= located[0][0] < head.end()
+    )
     return Slots(
+        restricted=located[0][1][1] if restrictive else "",
         negated=negated,
         quantified=_quantified(freq_free),
         content=frozenset().union(*(keys(w) for w in words)) if words else frozenset(),
@@ -1203,7 +1223,8 @@ def compare(
     opposite: list[RiskSignal] = []
     # `if not Y, X` in the evidence says what the claim's `X unless Y` says, and the other
     # way round: each side is read in the other's condition form
-    evidence = _if_not_as_unless(evidence, claim)
+    evidence = _if_not_as_unless(_restriction_as_only_if(evidence, claim), claim)
+    claim = _restriction_as_only_if(claim, evidence)
     claim = _only_as_except(
         _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence), evidence
     )
@@ -1360,6 +1381,27 @@ def _necessary_made_sufficient(claim: Slots, evidence: Slots) -> list[RiskSignal
         return []
     stated = next(evidence.modality[k] for k in ("strict", "obligation") if k in evidence.modality)
     return [RiskSignal(SignalCode.CONDITION_CHANGED, f"{claim.sufficient} (evidence: {stated})")]
+
+
+def _restriction_as_only_if(text: Slots, other: Slots) -> Slots:
+    """`未通过认证的用户不能调用`, `users who have not passed it cannot call`, `Пользователи, не
+    прошедшие проверку, не могут`: the subject's negated restriction and the negated rule
+    state `only users who passed can call`; read so when the other side states the rule
+    with `only` (as a condition or an exclusive subject) and this side has none."""
+    if (
+        not text.restricted
+        or text.conditions
+        or len(text.negated) < 2
+        or not ("onlyif" in other.conditions or other.exclusive)
+        or other.negated
+    ):
+        return text
+    return replace(
+        text,
+        conditions={"onlyif": text.restricted},
+        negated=text.negated[2:],
+        main_negated=False,
+    )
 
 
 def _only_as_except(claim: Slots, evidence: Slots) -> Slots:

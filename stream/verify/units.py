@@ -671,7 +671,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         amount, per = _PHRASE_VALUES[m.group(1)]
         rate = amount == "1" and _RATE_BEFORE.match(m.group())
         out.append(Quantity(amount, per, text[m.start(1) : m.end(1)], frequency=bool(rate)))
-    for m in _RU_PER_UNIT.finditer(lowered):
+    for m in (*_RU_PER_UNIT.finditer(lowered), *_RU_PRICE_PER.finditer(lowered)):
         # `99,95% в месяц`: per month, as `каждый месяц` is
         out.append(Quantity("1", UNITS[m.group(1)], text[m.start() : m.end()], frequency=True))
     for m in _ARTICLE_UNIT.finditer(lowered):
@@ -693,8 +693,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
 
 
 _RANGE_PAIR = re.compile(
-    r"(?:(?<=between )|(?<![\d.,]))(\d+(?:[.,]\d+)?)\s?(?:至|到|[-–~～]|to|до|(?<=\d )and)\s?"
-    r"(\d+(?:[.,]\d+)?)",
+    r"(?:(?<=between )|(?<![\d.,:]))(\d+(?:[.,]\d+)?)\s?(?:至|到|[-–~～]|to|до|(?<=\d )and)\s?"
+    r"(\d+(?:[.,]\d+)?)(?![\d:])",
     re.IGNORECASE,
 )
 
@@ -850,6 +850,11 @@ _RU_PER_UNIT = re.compile(
 )
 """A Russian rate at the end of its clause: `не менее 99,95% в месяц.` (not `в день
 рождения`, `в час ночи`)."""
+_RU_PRICE_PER = re.compile(
+    r"(?:(?<=рублей )|(?<=рубля )|(?<=рубль )|(?<=евро ))(?:за|в)\s+"
+    r"(минуту|час|сутки|день|неделю|месяц|год)(?![\w-])"
+)
+"""`15 рублей за минуту`: a price per unit of time, a rate."""
 _ZH_HALF = re.compile(r"半个?(小时|天|年|月)")
 _RU_BARE_UNIT = re.compile(
     r"(?<![\w-])(?:в течение|на|за|через|целый|целую|ровно|хранятся|хранится|действует|"
