@@ -537,6 +537,21 @@ def _time_range_pairs(claim: str, window: str) -> list[RiskSignal]:
     return out
 
 
+def _dropped_cap(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """A cap the focus keeps after the statement (`…全额赔偿，但不超过物品的实际价值`, `…, up
+    to the item's value`) whose words the claim leaves out: the claim states the amount
+    without its limit."""
+    out = []
+    for part in focus.split("; ")[1:]:
+        if not _TRAILING_LIMIT.search(part) or _DIGIT.search(part):
+            continue  # a cap with an amount is compared as a bound
+        words = list(_zh_content(part)) if has_cjk(part) else _clause_words(part)
+        missing = [w for w in words if not _in_claim(w, claim, claim_keys)]
+        if words and len(missing) * 2 > len(words):
+            out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{part.strip()} (claim: none)"))
+    return out
+
+
 def _negated_part(text: str) -> bool:
     """A negation word anywhere in the part."""
     return NEGATION.word_re.search(text.lower()) is not None
@@ -1107,6 +1122,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     states_other += paired
     mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
     mismatches += _dropped_qualifier(claim_n, focus, c_quantities)
+    mismatches += _dropped_cap(claim_n, focus, clause_keys)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
     mismatches += _mixed_clauses(claim_n, sentences, clause_keys)
     if not any(m.code is SignalCode.NEGATION_MISMATCH for m in mismatches):

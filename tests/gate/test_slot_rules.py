@@ -1403,6 +1403,14 @@ EIGHTH_ROUND = [
      "Первые 10 минут бесплатны, далее минута стоит 15 рублей.", "ru", "insufficient"),
     ("Check-out is from 16:00 to 18:00.", "Check-in is between 08:00 and 11:00, and check-out "
      "is between 16:00 and 18:00.", "en", "entailed"),
+    # found on a second held-out set: a cap without an amount after the statement (但不超过…)
+    # is dropped when the claim leaves out most of its words; 任意 is a universal on its noun
+    ("已保价的快件丢失时，会按声明价值全额赔偿。", "已保价的快件如果丢失，按声明价值全额赔偿，但不超过物品的实际价值。",
+     "zh", "insufficient"),
+    ("已保价的快件丢失时，会按声明价值全额赔偿，但不超过实际价值。",
+     "已保价的快件如果丢失，按声明价值全额赔偿，但不超过物品的实际价值。", "zh", "entailed"),
+    ("充电宝可以归还到任意品牌的机柜。", "充电宝可以归还到同一品牌的任意机柜。", "zh", "insufficient"),
+    ("充电宝可以归还到同一品牌的任意机柜。", "充电宝可以归还到同一品牌的任意机柜。", "zh", "entailed"),
 ]  # fmt: skip
 
 
