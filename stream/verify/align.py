@@ -1458,7 +1458,7 @@ def zh_tags(text: str) -> dict[str, str]:
 _CLAUSE_SPLITS = (
     re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n"),  # not inside `€2.40`
     re.compile(r"[;；]"),
-    re.compile(r"[,，]|\s(?:and|и|а)\s(?!\d)"),  # not inside `between 16:00 and 18:00`
+    re.compile(r"[,，]|\s(?:and|и|а)\s"),
 )
 """Sentences of a merged span first, then its clauses, then its comma-separated parts."""
 

@@ -1385,8 +1385,8 @@ EIGHTH_ROUND = [
      "Без консультации врача препарат нельзя принимать дольше 3 дней как жаропонижающее и "
      "дольше 5 дней как обезболивающее.", "ru", "insufficient"),
     # a hedge on what is so (可能无法) stays a hedge; a negated restriction is `only if` only
-    # against an `only`; `пока … не` is `before`; a price `за минуту` is a rate; `between
-    # 16:00 and 18:00` is one clause
+    # against an `only`; `пока … не` is `before`; a price `за минуту` is a rate; the ends of
+    # a range swapped between two subjects are other values
     ("顽固污渍无法完全清除。", "顽固污渍可能无法完全清除。", "zh", "insufficient"),
     ("顽固污渍可能无法完全清除。", "顽固污渍可能无法完全清除。", "zh", "entailed"),
     ("过期没有上完的课时不能退费。", "过期未上的课时不退费。", "zh", "entailed"),
@@ -1403,6 +1403,9 @@ EIGHTH_ROUND = [
      "Первые 10 минут бесплатны, далее минута стоит 15 рублей.", "ru", "insufficient"),
     ("Check-out is from 16:00 to 18:00.", "Check-in is between 08:00 and 11:00, and check-out "
      "is between 16:00 and 18:00.", "en", "entailed"),
+    ("Check-out is between 08:00 and 11:00, and check-in is between 16:00 and 18:00.",
+     "Check-in is between 08:00 and 11:00, and check-out is between 16:00 and 18:00.", "en",
+     "contradicted"),
     # found on a second held-out set: a cap without an amount after the statement (但不超过…)
     # is dropped when the claim leaves out most of its words; 任意 is a universal on its noun
     ("已保价的快件丢失时，会按声明价值全额赔偿。", "已保价的快件如果丢失，按声明价值全额赔偿，但不超过物品的实际价值。",
