@@ -401,6 +401,7 @@ def _focus(words: tuple[frozenset[str], ...], window: str, parts: Parts) -> str:
 
 _SEGMENT = re.compile(
     r"[;；]|\s(?:and|but|while|whereas|и|а|но|однако)\s|，(?:并且|并|而|但)|并且"
+    r"|,\s(?=(?:otherwise|иначе|в противном случае)\s)"
     r"|,\s(?:which|who|where)\s|,\s(?:котор\w+|где)\s"
     r"|,\s(?:especially|particularly|in particular|notably|особенно|в частности)\s|，尤其"
 )
@@ -432,8 +433,12 @@ def _advice_split(part: str) -> list[str]:
 def _segment_parts(focus: str) -> Parts:
     parts: list[str] = []
     for part in (p for whole in _SEGMENT.split(focus) for p in _advice_split(whole)):
-        if parts and _CONDITION_START.match(part):
-            parts[-1] += " " + part  # `…, and only if Y`: the condition belongs to X
+        if parts and (
+            _CONDITION_START.match(part)
+            or (_OTHERWISE.match(part) and _CONDITION_ANYWHERE.search(parts[-1]))
+        ):
+            # `…, and only if Y`: the condition belongs to X; `if Y, X, otherwise Z` is one rule
+            parts[-1] += " " + part
         else:
             parts.append(part)
     if len(parts) == 1:
@@ -505,6 +510,7 @@ def _ru_predicate_first(part: str) -> bool:
 _CONDITION_ANYWHERE = re.compile(
     r"(?<![\w-])(?:if|unless|when|provided|если|при условии|в случае)(?![\w-])", re.IGNORECASE
 )
+_OTHERWISE = re.compile(r"\s*(?:otherwise|иначе|в противном случае)(?![\w-])", re.IGNORECASE)
 
 
 _TIME_RANGE = re.compile(

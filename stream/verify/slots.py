@@ -198,6 +198,11 @@ def _alternation(phrases: Iterable[str], ahead: Iterable[str] = ()) -> re.Patter
     return re.compile("|".join(parts))
 
 
+_PROVIDED_VERB = re.compile(
+    r"provided(?:\s+(?:by|for|with|to|in|on|at|free|upon)\b|\s*[.,;:]|\s*$)"
+)
+_BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+$")
+"""`provided` as a participle (`provided by`, `is provided.`), not the proviso `provided (that)`."""
 _EXCEPT_RE = _alternation(_EXCEPT)
 _ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,24}?[外以]")
 _RU_UNIT_WORDS = ("час", "сутки", "неделю", "месяц", "год", "минуту", "раз")
@@ -367,11 +372,19 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
     for kind, heads, pattern in _CONDITION_RES:
         if not any(h in masked for h in heads):
             continue
+        spans = []
         for m in pattern.finditer(masked):
+            if m.group() == "provided" and (
+                _PROVIDED_VERB.match(masked, m.start())
+                or _BE_BEFORE.search(masked, max(0, m.start() - 8), m.start())
+            ):
+                continue  # `a car provided by the employer`, `food is provided`: a verb
+            spans.append(m.span())
             if kind not in found:
                 found[kind] = m.group()
                 where[kind] = m.start()
-        masked = _mask(masked, pattern)
+        for a, b in spans:
+            masked = masked[:a] + _MASK * (b - a) + masked[b:]
     if has_cjk(masked):
         zh = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
         if zh is not None:

@@ -1414,6 +1414,18 @@ EIGHTH_ROUND = [
      "已保价的快件如果丢失，按声明价值全额赔偿，但不超过物品的实际价值。", "zh", "entailed"),
     ("充电宝可以归还到任意品牌的机柜。", "充电宝可以归还到同一品牌的任意机柜。", "zh", "insufficient"),
     ("充电宝可以归还到同一品牌的任意机柜。", "充电宝可以归还到同一品牌的任意机柜。", "zh", "entailed"),
+    # `provided by` is a participle, no proviso; a consequence after `otherwise`/`иначе` is a
+    # statement of its own unless a condition leads the rule (`если…, иначе`; 除非…否则)
+    ("You must provide the vehicle registration certificate.", "Applicants must provide the "
+     "vehicle registration certificate, and the vehicle must be a company car provided by "
+     "their employer.", "en", "entailed"),
+    ("You may enter.", "You may enter provided you have a ticket.", "en", "insufficient"),
+    ("Вернуть снаряжение нужно до 19:00 в день окончания аренды.", "Снаряжение нужно вернуть "
+     "до 19:00 в день окончания аренды, иначе начисляется плата за следующий день.", "ru",
+     "entailed"),
+    ("Плата за следующий день начисляется всегда.", "Снаряжение нужно вернуть до 19:00 в день "
+     "окончания аренды, иначе начисляется плата за следующий день.", "ru", "insufficient"),
+    ("退货运费由买家承担。", "除非商品存在质量问题，否则退货运费由买家承担。", "zh", "insufficient"),
 ]  # fmt: skip
 
 
