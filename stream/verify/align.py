@@ -616,7 +616,7 @@ _CLASS_PHRASE_HEADS = re.compile(
 
 _MONEY = re.compile(
     r"[$€£¥₽]\s?\d|\d(?:[.,]\d+)?\s?(?:%|p\b|pence|euros?\b|dollars?\b|pounds?\b|руб|₽|"
-    r"копе|евро|доллар|元|块|角)",
+    r"копе|евро|доллар|元|块|角|€|(?:EUR|USD|GBP|RUB|CNY)\b)",
     re.IGNORECASE,
 )
 _PRICE_VERBS = frozenset(

@@ -1506,7 +1506,17 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
     out = []
 
     def rank_on(target: frozenset[str], side: Slots) -> tuple[int, str]:
-        hits = [(r, w) for r, w, t in side.quantified if not target or not t or t & target]
+        # what each quantifies: its next content word, or the one after (`every further
+        # page` / `each page`)
+        hits = [
+            (r, w)
+            for r, w, t in side.quantified
+            if not target
+            or not t
+            or t & target
+            or _second(t) & _first(target)
+            or _first(t) & _second(target)
+        ]
         return max(hits, default=(0, ""))
 
     for c, word, target in claim.quantified:

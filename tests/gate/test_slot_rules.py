@@ -1426,6 +1426,14 @@ EIGHTH_ROUND = [
     ("Плата за следующий день начисляется всегда.", "Снаряжение нужно вернуть до 19:00 в день "
      "окончания аренды, иначе начисляется плата за следующий день.", "ru", "insufficient"),
     ("退货运费由买家承担。", "除非商品存在质量问题，否则退货运费由买家承担。", "zh", "insufficient"),
+    # `0.35 EUR` is money (a price verb may reword `is charged at`); a quantifier quantifies
+    # its noun past an adjective (`every further page` / `each page`)
+    ("Driving time costs 0.35 EUR per minute.", "Driving time is charged at 0.35 EUR per minute.",
+     "en", "entailed"),
+    ("Driving time costs 0.45 EUR per minute.", "Driving time is charged at 0.35 EUR per minute.",
+     "en", "contradicted"),
+    ("Every additional page costs 0.10 EUR.", "Each page costs 0.10 EUR.", "en", "insufficient"),
+    ("Every page costs 0.10 EUR.", "Some pages cost 0.10 EUR.", "en", "insufficient"),
 ]  # fmt: skip
 
 
