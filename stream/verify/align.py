@@ -436,9 +436,15 @@ def _segment_parts(focus: str) -> Parts:
         if parts and (
             _CONDITION_START.match(part)
             or (_OTHERWISE.match(part) and _CONDITION_ANYWHERE.search(parts[-1]))
+            or (_BOUND_AFTER_WORD.match(part) and _AMOUNT_END.search(parts[-1]))
         ):
-            # `…, and only if Y`: the condition belongs to X; `if Y, X, otherwise Z` is one rule
-            parts[-1] += " " + part
+            # `…, and only if Y`: the condition belongs to X; `if Y, X, otherwise Z` is one
+            # rule; `5 дней и больше` is one bound
+            if _BOUND_AFTER_WORD.match(part):
+                joiner = " and " if part.isascii() else " и "
+            else:
+                joiner = " "
+            parts[-1] += joiner + part
         else:
             parts.append(part)
     if len(parts) == 1:
@@ -510,6 +516,12 @@ def _ru_predicate_first(part: str) -> bool:
 _CONDITION_ANYWHERE = re.compile(
     r"(?<![\w-])(?:if|unless|when|provided|если|при условии|в случае)(?![\w-])", re.IGNORECASE
 )
+_BOUND_AFTER_WORD = re.compile(
+    r"\s*(?:больше|более|старше|выше|меньше|менее|младше|ниже|дольше|короче|новее|over|above|"
+    r"older|under|below|younger|later|newer|higher|longer)(?![\w-])",
+    re.IGNORECASE,
+)
+_AMOUNT_END = re.compile(r"\d[\d.,]*(?:\s*[^\W\d_]+)?\s*$")
 _OTHERWISE = re.compile(r"\s*(?:otherwise|иначе|в противном случае)(?![\w-])", re.IGNORECASE)
 
 

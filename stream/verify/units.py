@@ -1277,6 +1277,7 @@ _EN_AFTER_KIND = {
     "и больше": "lower", "и более": "lower", "или больше": "lower", "или более": "lower",
     "и старше": "lower", "и выше": "lower", "и меньше": "upper", "и менее": "upper",
     "или меньше": "upper", "или менее": "upper", "и младше": "upper", "и ниже": "upper",
+    "и дольше": "lower", "или дольше": "lower", "и короче": "upper", "или короче": "upper",
     # versions and dates: `iOS 16 or later`, `Android 12 and newer`, `версии 5 и новее`
     "or later": "lower", "or newer": "lower", "or higher": "lower", "and later": "lower",
     "and newer": "lower", "and higher": "lower", "и новее": "lower",
