@@ -1506,22 +1506,19 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
     and implies not all."""
     out = []
 
-    def rank_on(target: frozenset[str], side: Slots) -> tuple[int, str]:
-        # what each quantifies: its next content word, or the one after (`every further
-        # page` / `each page`)
+    def rank_on(target: frozenset[str], side: Slots, past: bool = False) -> tuple[int, str]:
+        # what each quantifies: its next content word; with `past`, also the claim's second
+        # word (`every further page` narrows `each page`; `every account` for `every free
+        # account` does not match: it drops the restriction)
         hits = [
             (r, w)
             for r, w, t in side.quantified
-            if not target
-            or not t
-            or t & target
-            or _second(t) & _first(target)
-            or _first(t) & _second(target)
+            if not target or not t or t & target or (past and _first(t) & _second(target))
         ]
         return max(hits, default=(0, ""))
 
     for c, word, target in claim.quantified:
-        e, e_word = rank_on(target, evidence)
+        e, e_word = rank_on(target, evidence, past=True)
         if (c == 3 and e < 3) or (c == 2 and e == 1):
             out.append(
                 RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{word} (evidence: {e_word or 'none'})")

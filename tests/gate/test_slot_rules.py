@@ -1434,6 +1434,8 @@ EIGHTH_ROUND = [
      "en", "contradicted"),
     ("Every additional page costs 0.10 EUR.", "Each page costs 0.10 EUR.", "en", "insufficient"),
     ("Every page costs 0.10 EUR.", "Some pages cost 0.10 EUR.", "en", "insufficient"),
+    ("Every MailNest account includes 15 GB of storage.", "Every free MailNest account "
+     "includes 15 GB of storage.", "en", "insufficient"),
     # `N и больше` / `N or longer` is one bound, no two clauses; `лишь в случае` is `только при`
     ("При аренде на 5 дней или дольше предоставляется скидка 20 процентов.",
      "При аренде на 5 дней и больше предоставляется скидка 20 процентов.", "ru", "entailed"),
