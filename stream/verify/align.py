@@ -556,9 +556,9 @@ def _time_range_pairs(claim: str, window: str) -> list[RiskSignal]:
 
 
 def _dropped_cap(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
-    """A cap the focus keeps after the statement (`…全额赔偿，但不超过物品的实际价值`, `…, up
-    to the item's value`) whose words the claim leaves out: the claim states the amount
-    without its limit."""
+    """A cap the focus keeps as a clause after the statement (`…全额赔偿，但不超过物品的实际价值`,
+    `…, but not more than the item's value`) whose words the claim mostly leaves out: the
+    claim states the amount without its limit."""
     out = []
     for part in focus.split("; ")[1:]:
         if not _TRAILING_LIMIT.search(part) or _DIGIT.search(part):

@@ -689,11 +689,10 @@ def _slots(text: str) -> Slots:
         order.setdefault("before", "пока … не")
     if "after" not in order and (upon := _UPON.search(lowered)) is not None:
         order["upon"] = upon.group().strip("，, ")
-    restrictive = (
-        len(located) >= 2
-        and not conditions
-        and (head := _NEGATED_RESTRICTIVE.match(lowered)) is not None
-        and head.start(1) <= located[0][0] < head.end()
+    head = _NEGATED_RESTRICTIVE.match(lowered) if len(located) >= 2 and not conditions else None
+    # the head's negation (whichever alternative matched) is the text's first
+    restrictive = head is not None and any(
+        head.start(g) == located[0][0] for g in range(1, (head.lastindex or 0) + 1)
     )
     return Slots(
         restricted=located[0][1][1] if restrictive else "",
