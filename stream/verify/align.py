@@ -581,6 +581,8 @@ _ELLIPTIC_NEGATION = re.compile(
 """A clause after `but`/`а`/`但` that is only a negated phrase (`… but not for breakage`)."""
 _TRAILING_LIMIT = re.compile(
     r"^\s*(?:but\s+|但\s*|но\s+|а\s+)?(?:except|unless|excluding|other than|up to|at most|"
+    r"(?:only|только|лишь)\s+(?=(?:after|if|when|with|without|for|during|on|in|at|by|until|"
+    r"within|после|при|если|с|со|без|для|в|во|до|по|на|когда)\s)|"
     r"no more than|not more than|кроме|за исключением|не более|не выше|не свыше|максимум|"
     r"最高|最多|不超过|至多|上限|封顶)|除外\s*[。.;；]?\s*$",
     re.IGNORECASE,

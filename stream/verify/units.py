@@ -635,6 +635,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 out.append(Quantity(_fmt(value * scale), unit, text[m.start() : end].strip()))
                 continue
         unit, end, scale = _unit_at(lowered, m.end())
+        if unit is None and word in _TIMES_WORDS:
+            unit = "x"  # `дважды`, `twice`: a count of times, as `2 раза` is
         if value is None:
             bounded = word in ONE_WORDS and _BOUND_BEFORE_ONE.search(lowered, 0, m.start())
             if word in SCALES or (unit is None and not bounded):
@@ -679,12 +681,13 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if unit is not None and not any(q.text.lower() == m.group(1) for q in out):
             out.append(Quantity("1", unit, text[m.start(1) : m.end(1)]))
     for m in _RU_BARE_UNIT.finditer(lowered):
-        unit = UNITS.get(m.group(1))
+        g = m.lastindex or 1  # the unit of whichever alternative matched
+        unit = UNITS.get(m.group(g))
         if unit is not None and not any(
-            m.start(1) < text.find(q.text) + len(q.text) and text.find(q.text) <= m.start(1)
+            m.start(g) < text.find(q.text) + len(q.text) and text.find(q.text) <= m.start(g)
             for q in out
         ):
-            out.append(Quantity("1", unit, text[m.start(1) : m.end(1)]))
+            out.append(Quantity("1", unit, text[m.start(g) : m.end(g)]))
     if has_cjk(text):
         for m in _ZH_HALF.finditer(text):
             out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
@@ -833,6 +836,7 @@ _ARTICLE_UNIT = re.compile(
     r"((?:a|an|one)\s+([a-z]+))(?![\w-])"
 )
 """`within a week`, `once a day`, `for an hour`: the article counts one of the unit."""
+_TIMES_WORDS = frozenset({"twice", "thrice", "дважды", "трижды", "четырежды", "пятикратно"})
 _RU_FREQ_STEMS = {
     "суточн": "d", "ежедневн": "d", "еженедельн": "wk", "ежемесячн": "mo", "ежегодн": "yr",
     "ежечасн": "h",
@@ -861,8 +865,10 @@ _RU_BARE_UNIT = re.compile(
     r"действителен|действительна|длится|составляет|—|как минимум|минимум|хотя бы|не реже|"
     r"не чаще|не более|не менее|не больше|не меньше)\s+"
     r"(год|месяц|неделю|сутки|час|минуту|секунду|раз|раза)(?![\w-])"
+    r"|(?<![\w-])в течение\s+(?:первого|первой|первых)\s+(года|месяца|недели|суток|часа)(?![\w-])"
 )
-"""A Russian time noun with no number counts one (`хранятся год`, `в течение суток`)."""
+"""A Russian time noun with no number counts one (`хранятся год`, `в течение суток`, `в
+течение первого года`)."""
 
 
 _EXACT: dict[str, tuple[str, float]] = {
@@ -1150,6 +1156,7 @@ _BOUND_WORDS: dict[str, str] = {
          "thinner than", "smaller than", "earlier than", "младше", "моложе",
          "as many as", "as much as", "as long as", "for as long as",
          "менее чем", "меньше чем", "менее чем на", "меньше чем на", "меньше", "реже", "дешевле",
+         "первые", "первых", "first",
          "короче", "легче", "less expensive than", "ограничен", "ограничена", "ограничено",
          "ограничены", "ограничивается", "ограничиваются"),
         "upper"),

@@ -1436,6 +1436,21 @@ EIGHTH_ROUND = [
     ("Every page costs 0.10 EUR.", "Some pages cost 0.10 EUR.", "en", "insufficient"),
     ("Every MailNest account includes 15 GB of storage.", "Every free MailNest account "
      "includes 15 GB of storage.", "en", "insufficient"),
+    # `but only after/with …` limits the clause before it; `дважды`/`twice` counts times;
+    # `в первые 12 месяцев` bounds the period, `в течение первого года` restates it
+    ("Отключить овердрафт можно в любой момент.", "Отключить овердрафт можно в любой момент, "
+     "но только после полного погашения долга.", "ru", "insufficient"),
+    ("Photography is allowed in the galleries.", "Photography is allowed in the galleries, but "
+     "only without flash.", "en", "insufficient"),
+    ("Министр не сообщила подробности.", "Министр не сообщила подробности, а лишь уточнила, что "
+     "проверка продолжается.", "ru", "entailed"),
+    ("Срок хранения можно продлить дважды.", "Срок хранения можно один раз продлить ещё на 2 "
+     "дня.", "ru", "insufficient"),
+    ("При расторжении договора нужно возместить стоимость монтажа.", "При расторжении в первые "
+     "12 месяцев нужно возместить стоимость монтажа.", "ru", "insufficient"),
+    ("При расторжении в течение первого года нужно возместить стоимость монтажа.",
+     "При расторжении в первые 12 месяцев нужно возместить стоимость монтажа.", "ru",
+     "entailed"),
     # `N и больше` / `N or longer` is one bound, no two clauses; `лишь в случае` is `только при`
     ("При аренде на 5 дней или дольше предоставляется скидка 20 процентов.",
      "При аренде на 5 дней и больше предоставляется скидка 20 процентов.", "ru", "entailed"),
