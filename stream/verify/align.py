@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, TypeVar, cast
 
+from stream.verify import patterns
 from stream.verify.analysis import DocumentAnalysis, located
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import (
@@ -612,9 +613,7 @@ _CLOSED_PHRASES = re.compile(
 example`, `in such cases`): conditions and bounds they open are compared as slots."""
 _CLASS_PHRASE_LIST = [p for c in _CLASSES for p in c.phrases if " " in p and not has_cjk(p)]
 _CLASS_PHRASES = re.compile(
-    r"(?<![\w-])(?:"
-    + "|".join(re.escape(p) for p in sorted(set(_CLASS_PHRASE_LIST), key=len, reverse=True))
-    + r")(?![\w-])",
+    r"(?<![\w-])" + patterns.words(_CLASS_PHRASE_LIST, ignorecase=True) + r"(?![\w-])",
     re.IGNORECASE,
 )
 """The closed classes' phrases (`as a rule`, `in most cases`, `по словам`): slots, masked as

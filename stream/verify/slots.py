@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from stream.verify import patterns
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import keys, ru_lemmas, table
 from stream.verify.model import RiskSignal
@@ -190,9 +191,9 @@ def _alternation(phrases: Iterable[str], ahead: Iterable[str] = ()) -> re.Patter
     latin = sorted((p for p in phrases if not has_cjk(p)), key=len, reverse=True)
     words = sorted(ahead)
     cjk = sorted((p for p in phrases if has_cjk(p)), key=len, reverse=True)
-    branches = [rf"{re.escape(p)}(?![\w-])" for p in latin]
-    branches += [rf"{re.escape(w)}{_NUMBER_AHEAD}" for w in words]
-    parts = [re.escape(p) for p in cjk]
+    branches = [rf"{patterns.words(latin)}(?![\w-])"] if latin else []
+    branches += [rf"{patterns.words(words)}{_NUMBER_AHEAD}"] if words else []
+    parts = [patterns.words(cjk)] if cjk else []
     if branches:
         firsts = re.escape("".join(sorted({p[0] for p in (*latin, *words)})))
         parts.insert(0, rf"(?<![\w-])(?=[{firsts}])(?:{'|'.join(branches)})")
@@ -210,7 +211,7 @@ _RU_UNIT_WORDS = ("час", "сутки", "неделю", "месяц", "год"
 """Bare units that count one (`минимум на сутки`, `максимум час`)."""
 _NUMBER_AHEAD = (
     r"(?=\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?:\d|(?:"
-    + "|".join(sorted((*RU_NUMBERS, *PHRASE_AMOUNTS, *_RU_UNIT_WORDS), key=len, reverse=True))
+    + patterns.words((*RU_NUMBERS, *PHRASE_AMOUNTS, *_RU_UNIT_WORDS))
     + r")(?![\w-])))"
 )
 _BOUND_PHRASE_RE = _alternation((*BOUND_PHRASES.phrases, *BOUND_PHRASES.cjk), BOUND_PHRASES.words)
@@ -250,9 +251,7 @@ _NEGATED_BOUND = re.compile(
     r"(?P<bound>beyond|longer than|more than|over|later than|past|less than|fewer than|"
     r"under|below|earlier than|больше|более|дольше|свыше|позже|позднее|чаще|меньше|менее|"
     r"раньше|ранее|реже|exceed|превышать|превышает|превышают|превысить|превысит|превысят)\s+"
-    r"(?=[\d$€£]|(?:"
-    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
-    + r")(?![\w-]))"
+    r"(?=[\d$€£]|(?:" + patterns.words((*EN_NUMBERS, *RU_NUMBERS)) + r")(?![\w-]))"
 )
 """`not retained beyond 7 days`, `do not take the tablets for more than 3 days`, `нельзя
 принимать больше 8 таблеток`: the negation is the bound's (the number is bounded from above),
@@ -452,9 +451,7 @@ _EPISTEMIC = frozenset(
 _QUESTION = re.compile(r"[?？]")
 """A question asserts nothing: a claim taken from one goes beyond it."""
 _BEFORE_NOUN = re.compile(
-    r"(?<![\w-])до\s+(?!(?:"
-    + "|".join(sorted(RU_NUMBERS, key=len, reverse=True))
-    + r")(?![\w-]))(?=[а-яё])"
+    r"(?<![\w-])до\s+(?!(?:" + patterns.words(RU_NUMBERS) + r")(?![\w-]))(?=[а-яё])"
 )
 """`до отправки` is `before sending`; `до 20 дней` is a bound, not an order."""
 

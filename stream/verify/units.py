@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache, wraps
 from typing import TypeVar
 
+from stream.verify import patterns
 from stream.verify.numerals import EN_NUMBERS, NUMBER_WORD_TOKENS, ONE_WORDS, RU_NUMBERS
 from stream.verify.tokens import number_token
 
@@ -131,6 +132,7 @@ _ZH_ARTICLE = re.compile(
 """`一个订单` is "an order", not a count of one: 一 before a noun's classifier stays a word."""
 
 
+@short_cache(maxsize=4096)
 def normalize_zh(text: str) -> str:
     """Chinese numerals in front of a classifier become digits (`两个` → `2个`), so both sides
     of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays.
@@ -257,7 +259,13 @@ _CLOCK_ONE_DIGIT = re.compile(r"(?<![\d:.,])(\d):([0-5]\d)(?![\d:])")
 
 
 _NOT_HOURS = frozenset({"once", "twice", "thrice", "single", "double", "triple", "dozen"})
-_SPOKEN_CLOCK_HEADS = re.compile(r" in the |noon|midday|час|утра|вечера|половин|полуд|полден", re.I)
+_SPOKEN_CLOCK_HEADS = re.compile(
+    patterns.words(
+        (" in the ", "noon", "midday", "час", "утра", "вечера", "половин", "полуд", "полден"),
+        ignorecase=True,
+    ),
+    re.IGNORECASE,
+)
 _RU_CLOCK_RANGE = re.compile(r"(?<![\w-])с\s+(\d{1,2})\s+до\s+(\d{1,2})\s+час(?:ов|а)(?![\w-])")
 """`с 10 до 19 часов` is 10:00 to 19:00, the hours of a day."""
 
@@ -277,7 +285,7 @@ _EN_HOURS = {w: v for w, v in EN_NUMBERS.items() if 1 <= v <= 12 and w not in _N
 }
 _EN_DAYTIME = re.compile(
     r"(?<![\w:-])(\d{1,2}(?::[0-5]\d)?|"
-    + "|".join(sorted(_EN_HOURS, key=len, reverse=True))
+    + patterns.words(_EN_HOURS, ignorecase=True)
     + r")(?:\s+o'clock)?\s+in\s+the\s+(morning|afternoon|evening)(?![\w-])",
     re.IGNORECASE,
 )
@@ -291,14 +299,14 @@ _RU_HOURS = {w: int(v) for w, v in RU_NUMBERS.items() if 1 <= v <= 12 and v == i
 }
 _RU_DAYTIME = re.compile(
     r"(?<![\w-])(\d{1,2}|"
-    + "|".join(sorted(_RU_HOURS, key=len, reverse=True))
+    + patterns.words(_RU_HOURS, ignorecase=True)
     + r")\s+час(?:а|ов|у)?\s+(утра|дня|вечера|ночи)(?![\w-])",
     re.IGNORECASE,
 )
 """`двух часов дня`, `в 7 часов утра`: with `час` the part of the day makes it a time."""
 _RU_CLOCK = re.compile(
     r"(?<![\w-])((?:в|с|до|по|к|после)\s+)(\d{1,2}|"
-    + "|".join(sorted((w for w in _RU_HOURS if not w.isdigit()), key=len, reverse=True))
+    + patterns.words((w for w in _RU_HOURS if not w.isdigit()), ignorecase=True)
     + r")\s+(утра|вечера)(?![\w-])",
     re.IGNORECASE,
 )
@@ -311,7 +319,7 @@ _RU_ORDINAL_HOURS = {
 }  # fmt: skip
 _RU_HALF_PAST = re.compile(
     r"(?<![\w-])((?:в|с|до|по|к|после)\s+)половин[ыуе]\s+("
-    + "|".join(sorted(_RU_ORDINAL_HOURS, key=len, reverse=True))
+    + patterns.words(_RU_ORDINAL_HOURS, ignorecase=True)
     + r")(?![\w-])",
     re.IGNORECASE,
 )
@@ -617,7 +625,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     lowered = text.lower()
     inside = -1  # end of the compound number word being read (`twenty-five`, `двадцать пять`)
     phrases = [m.span(1) for m in _PHRASE_QUANTITY.finditer(lowered)]
-    for m in _WORDS.finditer(lowered):
+    for m in _NUMBER_WORD.finditer(lowered):
         word = m.group()
         if m.start() < inside or any(a <= m.start() < b for a, b in phrases):
             continue  # inside a compound number, or a phrase read whole (`three quarters of…`)
@@ -655,7 +663,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         unit = UNITS.get(m.group(1))
         if unit in FREQUENCY_UNITS:
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
-    for m in _WORDS.finditer(lowered):
+    for m in _FREQ_WORD.finditer(lowered):
         if m.group() in _FREQ_ADVERBS:
             unit = _FREQ_ADVERBS[m.group()]
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
@@ -828,7 +836,7 @@ PHRASE_AMOUNTS = tuple(_PHRASE_VALUES)
 """Amounts written as a phrase (`четверть часа`, `half an hour`)."""
 _PHRASE_QUANTITY = re.compile(
     r"(?<![\w-])(?:(?:в течение|за|в|через|раз в|once|every|each|per|within|for|in|after)\s+)?("
-    + "|".join(sorted(map(re.escape, _PHRASE_VALUES), key=len, reverse=True))
+    + patterns.words(_PHRASE_VALUES)
     + r")(?![\w-])"
 )
 _ARTICLE_UNIT = re.compile(
@@ -845,6 +853,42 @@ _RU_FREQ_ADJECTIVE = re.compile(
     f"({'|'.join(_RU_FREQ_STEMS)})(?:ый|ая|ое|ые|ого|ой|ую|ому|ым|ых|ыми|ом)$"
 )
 """`суточная доза`, `ежемесячный платёж`: per day, per month (as `daily` is)."""
+_FREQ_WORD = re.compile(
+    rf"(?<![{_LETTER}])"
+    + patterns.words(
+        (
+            *_FREQ_ADVERBS,
+            *(
+                stem + ending
+                for stem in _RU_FREQ_STEMS
+                for ending in (
+                    "ый",
+                    "ая",
+                    "ое",
+                    "ые",
+                    "ого",
+                    "ой",
+                    "ую",
+                    "ому",
+                    "ым",
+                    "ых",
+                    "ыми",
+                    "ом",
+                )
+            ),
+        )
+    )
+    + rf"(?![{_LETTER}])"
+)
+"""The words the frequency loop of `quantities` reads, as whole words: the loop stays in C
+for the other words of a text."""
+_NUMBER_WORD = re.compile(
+    rf"(?<![{_LETTER}])"
+    + patterns.words((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *SCALES))
+    + rf"(?![{_LETTER}])"
+)
+"""The words the number-word loop of `quantities` reads (number words, `one`-words, scales)
+as whole words of a lower-cased text."""
 _COUNT_BEFORE = re.compile(r"(\d+(?:[.,]\d+)?|[^\W\d_]+)\s+$")
 _RATE_BEFORE = re.compile(r"(?:в|раз в|per|every|each)\s(?!течение)")
 """`в сутки`, `per day`: one unit read as a rate, not an amount."""
@@ -1022,13 +1066,14 @@ class WordClass:
         entries = [i.strip() for i in items.split(",") if i.strip()]
         cjk = tuple(sorted((e for e in entries if has_cjk(e)), key=len, reverse=True))
         words = frozenset(e for e in entries if " " not in e and not has_cjk(e))
-        alternation = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
         return cls(
             words,
             tuple(e for e in entries if " " in e and not has_cjk(e)),
             cjk,
             tuple(e.strip() for e in exclude.split(",") if e.strip()),
-            re.compile(rf"(?<![^\W\d_])(?:{alternation})(?![^\W\d_])", re.IGNORECASE)
+            re.compile(
+                rf"(?<![^\W\d_]){patterns.words(words, ignorecase=True)}(?![^\W\d_])", re.IGNORECASE
+            )
             if words
             else re.compile(r"(?!)"),
         )
@@ -1187,12 +1232,10 @@ _RU_BARE_UNITS = (
 """A Russian unit without a number is one of it: `не позднее чем за час` bounds 1 hour."""
 _BOUND_RE = re.compile(
     r"(?<![\w-])("
-    + "|".join(re.escape(w) for w in sorted(_BOUND_WORDS, key=len, reverse=True))
-    + r")\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?=\d|(?:"
-    + "|".join(
-        sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), key=len, reverse=True)
-    )
-    + r")\b|an?\s+(?:second|minute|hour|day|night|week|month|quarter|year)s?\b)",
+    + patterns.words(_BOUND_WORDS, ignorecase=True)
+    + r")\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?=\d|"
+    + patterns.words((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), ignorecase=True)
+    + r"\b|an?\s+(?:second|minute|hour|day|night|week|month|quarter|year)s?\b)",
     re.IGNORECASE,
 )
 _LATENESS = frozenset(
@@ -1292,13 +1335,13 @@ _EN_AFTER_KIND = {
 }  # fmt: skip
 _EN_AFTER_HEADS = re.compile(r"(?<![\w-])(?:at|or|and|max|min|и|или)(?![\w-])", re.IGNORECASE)
 _EN_BOUND_AFTER = re.compile(
-    r"(?<![\w.,-])(?=\d|(?:"
-    + "|".join(sorted((*EN_NUMBERS, *RU_NUMBERS), key=len, reverse=True))
-    + r")\b)[\w.,]+(?:\s+[^\W\d_]+){0,3}?\s+("
-    + "|".join(sorted(map(re.escape, _EN_AFTER_KIND), key=len, reverse=True))
-    + r")(?![\w-])(?!\s+(?:[$€£¥]\s?)?(?:\d|(?:"
-    + "|".join(sorted(EN_NUMBERS, key=len, reverse=True))
-    + r")\b))",
+    r"(?<![\w.,-])(?=\d|"
+    + patterns.words((*EN_NUMBERS, *RU_NUMBERS), ignorecase=True)
+    + r"\b)[\w.,]+(?:\s+[^\W\d_]+){0,3}?\s+("
+    + patterns.words(_EN_AFTER_KIND, ignorecase=True)
+    + r")(?![\w-])(?!\s+(?:[$€£¥]\s?)?(?:\d|"
+    + patterns.words(EN_NUMBERS, ignorecase=True)
+    + r"\b))",
     re.IGNORECASE,
 )
 """`two guests a day at most`, `ten nights or longer`, `21 or older`, `1500 рублей и больше`: a
@@ -1414,11 +1457,9 @@ _RANGE = re.compile(
 _RESTATED = re.compile(r"[^\d()\n]{0,12}?\(\s*(?=\d)")
 """The opening bracket of an amount that restates the one before it: `4 г (8 таблеток)`."""
 _BOUNDED = re.compile(
-    r"\d+(?:[.,]\d+)*|(?<![\w-])(?:"
-    + "|".join(
-        sorted((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), key=len, reverse=True)
-    )
-    + r")(?![\w-])"
+    r"\d+(?:[.,]\d+)*|(?<![\w-])"
+    + patterns.words((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS, *_RU_BARE_UNITS), ignorecase=True)
+    + r"(?![\w-])"
     r"|(?<![\w-])an?(?=\s+(?:second|minute|hour|day|night|week|month|quarter|year)s?(?![\w-]))",
     re.IGNORECASE,
 )
