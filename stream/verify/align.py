@@ -61,7 +61,7 @@ from stream.verify.slots import (
     slots_of,
 )
 from stream.verify.text import split_sentences
-from stream.verify.tokens import EN_STOP, RU_STOP, ZH_STOP_CHARS, token_spans
+from stream.verify.tokens import EN_STOP, RU_STOP, ZH_STOP_CHARS, number_token, token_spans
 from stream.verify.units import (
     AFTER,
     BEFORE,
@@ -70,6 +70,7 @@ from stream.verify.units import (
     BOUND_NEGATION,
     CACHE_TEXT_CHARS,
     EN_NUMBERS,
+    FREQUENCY_UNITS,
     HEDGE,
     INFERENCE,
     LESS,
@@ -77,6 +78,8 @@ from stream.verify.units import (
     MORE,
     NEGATION,
     ONE_WORDS,
+    RANGE,
+    RANGE_PAIR,
     RU_NUMBERS,
     SCALES,
     SCOPE_WORD,
@@ -453,10 +456,17 @@ def _segment_parts(focus: str) -> Parts:
     return tuple((p, span_keys(p)) for p in parts)
 
 
-def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> str:
+_MERGED_CLAIM = re.compile(r",\s+(?:и|а|and|whereas)\s", re.IGNORECASE)
+"""A claim of two statements (`пакеты недоступны, и за каждый мегабайт вы платите …`)."""
+
+
+def _segments(
+    words: tuple[frozenset[str], ...], focus: str, parts: Parts, merged: bool = False
+) -> str:
     """The clauses of `focus` that carry the claim: in `backups run every 12 hours and are
     kept 30 days unless …`, the `unless` belongs to the second clause only. `parts` is
-    `_segment_parts(focus)`."""
+    `_segment_parts(focus)`; `merged`: the claim joins two statements, so a clause with one
+    of its words no kept clause has carries the second."""
     if len(parts) == 1:
         return focus
     shared = [_shared(words, k) for _, k in parts]
@@ -474,6 +484,8 @@ def _segments(words: tuple[frozenset[str], ...], focus: str, parts: Parts) -> st
             and any(w & k and not w & covered for w in words)
         ):
             keep[i] = True
+        elif merged and not keep[i] and any(w & k and not w & covered for w in words):
+            keep[i] = True  # a claim that merges two clauses rests on both
     for i in range(1, len(parts)):
         # an exception or a cap after a kept clause limits it (`…, 但酒后驾驶除外`,
         # `…, 最高不超过300元`, `…, except uploads`): it stays, so dropping it shows
@@ -629,7 +641,10 @@ _CLASS_PHRASE_HEADS = re.compile(
 
 _MONEY = re.compile(
     r"[$€£¥₽]\s?\d|\d(?:[.,]\d+)?\s?(?:%|p\b|pence|euros?\b|dollars?\b|pounds?\b|руб|₽|"
-    r"копе|евро|доллар|元|块|角|€|(?:EUR|USD|GBP|RUB|CNY)\b)",
+    r"копе|евро|доллар|元|块|角|€|(?:EUR|USD|GBP|RUB|CNY)\b)"
+    r"|(?<![\w-])"
+    + patterns.words((*EN_NUMBERS, *RU_NUMBERS), ignorecase=True)
+    + r"\s+(?:pence|euros?\b|dollars?\b|pounds?\b|руб|копе|евро|доллар)",
     re.IGNORECASE,
 )
 _PRICE_VERBS = frozenset(
@@ -641,7 +656,7 @@ _PRICE_VERBS = frozenset(
 hour`): the amount and what it is for carry the claim."""
 _ZH_PRICE_VERBS = frozenset("支付 付 付款 缴纳 缴 交 收取 收 收费 花费 花 需付 需支付 计费".split())
 _PRICE_WORDS = re.compile(
-    r"(?<![\w-])(?:cost|fee|charge|price|rate|tariff|fine|penalt|deposit|pay|surcharge|стои|"
+    r"(?<![\w-])(?:cost|fee|charge|price|rate|tariff|fine|penalt|deposit|pay|surcharge|стои|стоя|"
     r"плат|оплат|тариф|сбор|штраф|взнос|залог|цен)|费|价|收取|支付|付|罚|押金",
     re.IGNORECASE,
 )
@@ -702,6 +717,84 @@ _PER_BEFORE = re.compile(
     r"(?<![\w-])(?:every|each|per|каждые|каждый|каждую|каждое|раз в|раза в)\s+\d", re.IGNORECASE
 )
 """`every 12 hours`: an amount read as a period, so a claim's other rate is another value."""
+
+
+def _range_restated(number: str, claim: str, focus: str) -> bool:
+    """The claim bounds `number` as an end of a range (`between 21 and 24`) that the focus
+    states as a bare range of the same ends (`aged 21 to 24`): the same range."""
+    ends = {
+        tuple(number_token(x) for x in (m.group(1, 2) if m.group(1) else m.group(3, 4)))
+        for m in RANGE.finditer(claim)
+    }
+    pairs = {
+        (number_token(m.group(1)), number_token(m.group(2))) for m in RANGE_PAIR.finditer(focus)
+    }
+    return any(number in pair for pair in ends & pairs)
+
+
+_PERIOD_WORD = re.compile(
+    r"(?:(?<![\w-])(?:every|each|per|каждые|каждый|каждую|каждое|раз в|раза в)\s+|每)$",
+    re.IGNORECASE,
+)
+
+
+_ANCHOR = re.compile(
+    r"\s+(?:of|from|after|following|since|before|prior to|после|с момента|со дня|с даты|до)\s+"
+    r"([^.;!?。；]{0,40})",
+    re.IGNORECASE,
+)
+"""What an amount of time is counted from: `14 days of return`, `через 25 дней после покупки`
+(up to five words, the event among them)."""
+
+
+def _anchor_words(text: str, end: int) -> list[str]:
+    m = _ANCHOR.match(text, end)
+    if m is None:
+        return []
+    words = _WORD.findall(m.group(1).lower())
+    return [w for w in words[:5] if w not in EN_STOP and w not in RU_STOP]
+
+
+def _anchor_swapped(
+    claim: str, window: str, claimed: Sequence[Quantity], stated: Sequence[Quantity]
+) -> list[RiskSignal]:
+    """The claim counts an amount the evidence states from another event the evidence also
+    names (`released within 14 days of pick-up` for `blocked at pick-up and released within
+    14 days of return`): every word aligns, but the deadline is another one."""
+    found: list[RiskSignal] = []
+    for q in claimed:
+        if q.unit not in FREQUENCY_UNITS or q.frequency:
+            continue  # a deadline is an amount of time (`97% of scientists` counts no event)
+        anchor = _anchor_words(claim, claim.find(q.text) + len(q.text))[:1]
+        if not anchor or anchor[0] not in window.lower():
+            continue
+        wanted = keys(anchor[0])
+        for e in stated:
+            if not same_amount(q, e):
+                continue
+            theirs = _anchor_words(window, window.find(e.text) + len(e.text))
+            if theirs and not any(keys(w) & wanted for w in theirs[:3]):
+                detail = f"{anchor[0]} (evidence, for {e.text}: {' '.join(theirs[:3])})"
+                found.append(RiskSignal(SignalCode.ENTITY_MISMATCH, detail))
+                break
+    return found
+
+
+def _same_amount_at(q: Quantity, claim: str, e: Quantity, window: str) -> bool:
+    """`same_amount`, where a rate (`daily`, `每天`) is the same as a period of several units
+    only when the period is written as one (`every 24 hours`, `每24小时`): `24小时开放` (open
+    for 24 hours) is not what `每天6:00至24:00开放` (open each day from 6 to 24) says."""
+    if not same_amount(q, e):
+        return False
+    if q.frequency == e.frequency:
+        return True
+    other, text = (e, window) if q.frequency else (q, claim)
+    if other.value == "1":
+        return True  # `一天最多收40元`, `一个月两次`: one unit is the rate's own period
+    at = text.find(other.text)
+    return at >= 0 and _PERIOD_WORD.search(text, max(0, at - 12), at) is not None
+
+
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 
 
@@ -863,7 +956,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     # quantities: the same amount (value, scale and unit, or an exact conversion)
     for q in c_quantities:
         pos = claim_n.find(q.text)
-        if any(same_amount(q, e) for e in ev_quantities):
+        if any(_same_amount_at(q, claim_n, e, window_n) for e in ev_quantities):
             spans_ok.append((pos, pos + len(q.text)))
             continue
         name_span = _named_number(q, claim_n, pos, ev_ids)
@@ -942,6 +1035,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             or all(_time_reference(e, window_n) for e in alike or counted)
         ):
             states_other.append(signal)  # the same kind of amount, another value
+
+    mismatches += _anchor_swapped(claim_n, window_n, c_quantities, ev_quantities)
 
     # content words (Latin, Cyrillic) and Chinese words
     masked = _APPROXIMATELY.sub(
@@ -1043,7 +1138,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     sentences = _focus(word_sets, window_n, ev.get(_sentence_parts))
     whole = sentences is window_n  # the span itself: its analysis applies
     focus = _segments(
-        word_sets, sentences, ev.get(_segment_parts) if whole else _segment_parts(sentences)
+        word_sets,
+        sentences,
+        ev.get(_segment_parts) if whole else _segment_parts(sentences),
+        merged=_MERGED_CLAIM.search(claim_n) is not None,
     )
     whole = whole and focus is sentences
     found, opposed = compare(
@@ -1088,6 +1186,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             states_other.append(signal)
     c_bounds = bounds(claim_n) if c_quantities else {}
     e_bounds = (ev.get(bounds) if whole else bounds(focus)) if c_bounds else {}
+    focus_bounds = e_bounds
     if c_bounds:
         for q in c_quantities:
             others = tuple(o for o in c_quantities if o is not q)
@@ -1127,15 +1226,18 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             ]
             if len(holding) == 1:
                 bound = bounds(holding[0]).get(number)
-        if bound is not None and not kinds <= bound:
+        if bound is not None and not kinds <= bound and not _range_restated(number, claim_n, focus):
             said = "/".join(sorted(kinds))
             signal = RiskSignal(
                 SignalCode.BOUND_MISMATCH,
                 f"{said} {number[1:]} (evidence: {'/'.join(sorted(bound))})",
             )
             mismatches.append(signal)
-            if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | bound:
-                states_other.append(signal)  # at least 5 for no more than 5
+            in_focus = bound | focus_bounds.get(number, frozenset())
+            if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | in_focus:
+                # at least 5 for no more than 5; not where the focus also states the number
+                # plainly (`不足2元的，按2元收取`: under 2 yuan, 2 yuan is charged — a minimum)
+                states_other.append(signal)
     paired = _time_range_pairs(claim_n, window_n)
     mismatches += paired
     states_other += paired
@@ -1477,9 +1579,21 @@ def zh_tags(text: str) -> dict[str, str]:
 _CLAUSE_SPLITS = (
     re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n"),  # not inside `€2.40`
     re.compile(r"[;；]"),
-    re.compile(r"[,，]|\s(?:and|и|а)\s"),
+    re.compile(
+        r"[,，]|\s(?:and|и|а)\s(?!(?:"
+        + "|".join(
+            f"(?<={unit} {joiner} )"
+            for unit, joiner in (
+                *((u, "and") for u in ("years", "year", "months", "month", "hours", "hour")),
+                *((u, "и") for u in ("лет", "года", "год", "месяцев", "месяца", "месяц")),
+                *((u, "и") for u in ("часов", "часа", "час", "суток", "сутки")),
+            )
+        )
+        + r")(?:\d|[^\W\d_]+\s+(?:месяц|недел|дн|час|минут|month|week|day|hour|minute)))"
+    ),
 )
-"""Sentences of a merged span first, then its clauses, then its comma-separated parts."""
+"""Sentences of a merged span first, then its clauses, then its comma-separated parts. An
+amount of two units (`6 years and 6 months`, `шести лет и шести месяцев`) stays one part."""
 
 
 def _window_of_amount(
@@ -1905,6 +2019,35 @@ def _zh_place(word: str) -> bool:
     return has_cjk(word) and (word[-1] in "内里上中外" or zh_tags(word).get(word, "") in {"s", "f"})
 
 
+_CONTRAST_JOINS = frozenset({"а", "whereas"})
+"""Joins that set two statements of the same kind side by side (`входящие бесплатны, а
+исходящие стоят 19 рублей`): the clauses are parallel whatever words they share."""
+_SEQUENCE_AFTER = re.compile(r"(?:потом|затем|после|также|тоже|ещё|еще|заодно|then)(?![\w-])")
+"""`задушил, а потом обокрал`: `а` before a word of sequence or addition goes on with the same
+actor, it sets nothing against the clause before."""
+
+
+def _contrasted_clauses(split: re.Pattern[str], sentence: str) -> tuple[list[str], set[int]]:
+    """The non-empty clauses of `sentence` and the indexes of those its join sets against the
+    clause before them."""
+    clauses: list[str] = []
+    contrasted: set[int] = set()
+    start = 0
+    join = ""
+    for m in (*split.finditer(sentence), None):
+        piece = sentence[start : m.start() if m else len(sentence)]
+        if piece.strip():
+            if join in _CONTRAST_JOINS and clauses:
+                contrasted.add(len(clauses))
+            clauses.append(piece)
+        if m is not None:
+            join = m.group().strip(" ,").lower()
+            if _SEQUENCE_AFTER.match(sentence, m.end()):
+                join = ""
+            start = m.end()
+    return clauses, contrasted
+
+
 def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
     """A one-clause claim that takes words only one clause of a sentence has from two
     clauses, and leaves out words of each (`物业费由租户承担` for `水费由租户承担，物业费由房东
@@ -1915,17 +2058,22 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
     if not split.search(sentences) or split.search(claim.strip("。.！!？? ")):
         return []
     for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", sentences):
-        clauses = [c for c in split.split(sentence) if c.strip()]
+        clauses, contrasted = _contrasted_clauses(split, sentence)
         if len(clauses) < 2:
             continue
         words = [_clause_words(c) for c in clauses]
-        least = 2 if has_cjk(claim) else 3  # fewer: a list's tail (`changed or refunded`)
         for i in range(len(clauses)):
             topic = {w for w in words[i][:1] if _zh_place(w)}
             for j in range(i + 1, len(clauses)):
+                # fewer words: a list's tail (`changed or refunded`), unless `whereas`/`а`
+                # sets the clause against the one before it
+                least = 2 if has_cjk(claim) or (j in contrasted and j == i + 1) else 3
                 if min(len(words[i]), len(words[j])) < least or _ANAPHORA.search(clauses[j]):
                     continue  # `…, после чего его необходимо …`: the second refers to the first
-                if not _parallel(clauses[i], clauses[j], words[i], words[j]):
+                if not (
+                    _parallel(clauses[i], clauses[j], words[i], words[j])
+                    or (j in contrasted and j == i + 1)
+                ):
                     continue  # a frame and a statement (`в области …, пострадал подросток`)
                 a = set(words[i]) - set(words[j]) - topic
                 b = set(words[j]) - set(words[i])

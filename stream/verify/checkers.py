@@ -53,7 +53,7 @@ class Checker(Protocol):
     def check(self, request: CheckRequest) -> CheckResult: ...
 
 
-BASE_VERSION = "rules-3.4"
+BASE_VERSION = "rules-3.5"
 CLASH_SLACK = 1
 """Unaligned parts a `contradicted` claim may have beside its clashing slots: one word a
 resource misses (`一并`) leaves the clash named; a claim that fails to align in several places
@@ -221,7 +221,7 @@ class RulesConfig:
 
     @property
     def version(self) -> str:
-        """`rules-3.4` for the built-in model, `rules-3.4+<hash>` for any other config: a
+        """`rules-3.5` for the built-in model, `rules-3.5+<hash>` for any other config: a
         changed weight, threshold or veto list changes the version every verdict carries."""
         digest = self.digest()
         if not self.calibrated and digest == _default_digest():

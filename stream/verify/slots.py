@@ -123,6 +123,7 @@ BOUND_PHRASES = WordClass.of(
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
     "limited to, capped at, младше, моложе, старше, younger than, older than, cheaper than, "
+    "no younger than, not younger than, no older than, not older than, "
     "more expensive than, less expensive than, дороже, дешевле, "
     "не ближе, не дальше, не реже, не чаще, "
     "как минимум, минимум, "
@@ -133,7 +134,7 @@ BOUND_PHRASES = WordClass.of(
     "не ранее чем, не раньше чем, ограничен, ограничена, ограничено, ограничены, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, 不大于, 不小于, "
     "不能超过, 不得超过, 不可超过, 不应超过, 不能大于, 不得大于, 不可大于, 不能高于, 不得高于, "
-    "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于, 未满, 不满, 不足, 未超过, "
+    "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于, 未满, 不满, 不足, 不到, 未超过, "
     "最长, 最短, 最晚, 最迟, 最早, 达到",
 )
 """Bounds written with a negation word: the negation belongs to the bound."""

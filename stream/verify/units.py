@@ -166,6 +166,7 @@ def normalize_zh(text: str) -> str:
     if "倍" in text and "点" in text:
         text = _ZH_DECIMAL_TIMES.sub(_zh_decimal, text)
     if "点" in text:
+        text = _ZH_CLOCK_RANGE.sub(_zh_clock_range, text)
         text = _ZH_CLOCK_OF_DAY.sub(_zh_clock, text)
         text = _ZH_CLOCK.sub(_zh_clock, text)
     if "成" in text or "一半" in text:
@@ -173,6 +174,12 @@ def normalize_zh(text: str) -> str:
         text = text.replace("一半", "50%")
     if "费" in text or "钱" in text:
         text = _ZH_FREE.sub("免费", text)
+    if "如" in text:
+        text = _ZH_SHORT_IF.sub("如果", text)
+    if "禁烟" in text:
+        text = text.replace("禁烟", "禁止吸烟")  # `禁烟房`: smoking is forbidden there
+    if "角" in text:
+        text = _ZH_JIAO.sub(lambda m: f"0.{_fmt(zh_number(m.group(1)) or 0)}元", text)
     text = _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
     return _ZH_PEOPLE.sub(r"\1人", text)
 
@@ -191,7 +198,7 @@ def _zh_decimal(m: re.Match[str]) -> str:
 
 
 _ZH_CLOCK = re.compile(
-    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间)?"
+    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间|午夜)?"
     r"(?<![\d零〇一二三四五六七八九十两])([零〇一二三四五六七八九十两]{1,3}|\d{1,2})点"
     r"(半|零?([零〇一二三四五六七八九十]{1,3}|\d{1,2})分)?"
     r"(?=[到至前后之以起开始左右，。、；\s]|$)"
@@ -199,7 +206,7 @@ _ZH_CLOCK = re.compile(
 """`下午五点`, `早上七点半`, `9点`: a Chinese time of day (not `快一点`: only before 到/前/后 or
 a clause end)."""
 _ZH_CLOCK_OF_DAY = re.compile(
-    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间)"
+    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间|午夜)"
     r"([零〇一二三四五六七八九十两]{1,3}|\d{1,2})点"
     r"(半|零?([零〇一二三四五六七八九十]{1,3}|\d{1,2})分)?"
 )
@@ -225,8 +232,33 @@ _ZH_FREE = re.compile(
     r"无须付费|不需缴费|无需缴费|不要钱|不用花钱"
 )
 """Ways of saying `免费` with a negation: one form, so no negation is read into them."""
+_ZH_JIAO = re.compile(
+    "(?<![\\d零〇一二三四五六七八九十两元块.])([一二两三四五六七八九])"
+    "(?:角钱|(?<=[收付交花需为是][一二两三四五六七八九])角)"
+)
+"""`五角钱`, `收五角` is 0.5元 (a 角 is a tenth of a yuan), as prices are compared; not the
+角 of `三角形` (a triangle) or `房间四角` (four corners): only after a price verb or with 钱."""
+_ZH_SHORT_IF = re.compile("(?<![例比譬假诸正恰宛犹不一何])如(?=[无未不没有需遇])")
+"""`如无损坏则全额退还`, `如需帮助`: `如` before a verb of being, needing or meeting is `如果`
+(if), read as the condition it states; `例如`, `如何`, `不如` stay."""
 _ZH_PEOPLE = re.compile(r"(\d)个人")
 """`5个人` counts people as `5人` does."""
+
+
+_ZH_CLOCK_RANGE = re.compile(
+    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间)"
+    r"([零〇一二三四五六七八九十两]{1,3}|\d{1,2})(点(?:半|[零〇一二三四五六七八九十\d]{1,3}分)?)"
+    r"\s?(到|至|-|—|~|～)\s?(?=([零〇一二三四五六七八九十两]{1,3}|\d{1,2})点)"
+)
+"""`下午2点到6点`: the end of a range of hours is in the part of the day of its start."""
+
+
+def _zh_clock_range(m: re.Match[str]) -> str:
+    start = int(m.group(2)) if m.group(2).isdigit() else zh_number(m.group(2))
+    end = int(m.group(5)) if m.group(5).isdigit() else zh_number(m.group(5))
+    if start is None or end is None or end <= start:
+        return m.group(0)  # `晚上10点到2点` runs past midnight: the end is not in the evening
+    return m.group(0) + m.group(1)
 
 
 def _zh_clock(m: re.Match[str]) -> str:
@@ -242,7 +274,7 @@ def _zh_clock(m: re.Match[str]) -> str:
         minute = int(found)
     if part in ("下午", "傍晚", "晚上", "夜里", "夜间") and hour < 12:
         hour += 12
-    elif part in ("晚上", "夜里", "夜间") and hour == 12:
+    elif part in ("晚上", "夜里", "夜间", "午夜") and hour == 12:
         hour = 24
     return f"{int(hour):02d}:{minute:02d}"
 
@@ -710,6 +742,9 @@ _RANGE_PAIR = re.compile(
 )
 
 
+RANGE_PAIR = _RANGE_PAIR
+
+
 def _range_units(text: str, out: list[Quantity]) -> None:
     """The first number of a range takes the unit of the second (`18至70周岁`, `1 to 2
     hours`, `от 18 до 70 лет`): `18` there is 18 years of age."""
@@ -1115,7 +1150,7 @@ NEGATION = WordClass.of(
     # `违规载人` names carrying passengers as what the rules forbid (`禁止载人`)
     "违规, 违章",
     exclude="不同, 不断, 不仅, 不少, 不过, 不久, 不管, 不论, 无论, 非常, 未来, 无数, 不但, "
-    "并不, 无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
+    "无不, 不得不, 除非, 莫非, 是非, 非洲, 不到, 差不多, 不错, 无理由, 无线, 未经, "
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, "
     # adverbs and set phrases built on 不 that negate nothing: unknowingly, cannot help
     # (doing), in no time, rare, all at once, countless, self-evident, through and through,
@@ -1203,7 +1238,8 @@ _BOUND_WORDS: dict[str, str] = {
          "менее чем", "меньше чем", "менее чем на", "меньше чем на", "меньше", "реже", "дешевле",
          "первые", "первых", "first",
          "короче", "легче", "less expensive than", "ограничен", "ограничена", "ограничено",
-         "ограничены", "ограничивается", "ограничиваются"),
+         "ограничены", "ограничивается", "ограничиваются", "не позднее, чем через",
+         "не позже, чем через", "no older than", "not older than"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -1222,7 +1258,8 @@ _BOUND_WORDS: dict[str, str] = {
          "более чем", "больше чем", "более чем на", "больше чем на", "превышает",
          "превышают", "превышать", "превысит", "превысят", "превышающий", "превышающей",
          "дольше", "позже", "позднее", "чаще", "дороже", "длиннее", "тяжелее",
-         "more expensive than"),
+         "more expensive than", "не ранее чем через", "не раньше чем через",
+         "не ранее, чем через", "не раньше, чем через", "no younger than", "not younger than"),
         "lower"),
 }  # fmt: skip
 _RU_BARE_UNITS = (
@@ -1295,7 +1332,7 @@ ZH_NEGATED_MODAL = r"(?:不能|不得|不可|不应|不要|不宜|切勿|请勿|
 _ZH_NEGATED_BEFORE = re.compile(rf"{ZH_NEGATED_MODAL}[^，。；,;：:\d]{{0,8}}$")
 _ZH_COMPARATIVES = frozenset({"超过", "多于", "高于", "大于", "少于", "低于", "小于"})
 ZH_BOUND_BEFORE = re.compile(
-    r"(最多只能|只能|仅能|未满|不满|不足|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
+    r"(最多只能|只能|仅能|未满|不满|不足|不到|未超过|不得超过|不能超过|不可超过|不应超过|不大于|不小于|不得少于|不得低于|最多|至多|不超过|少于|"
     r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限|最长|最短|最晚|最迟|"
     r"最早|达到)[^\d，。；]{0,6}\d"
 )
@@ -1309,7 +1346,7 @@ _ZH_BOUND_KIND = {
     "不小于": "lower", "不得少于": "lower", "不得低于": "lower", "大于": "lower",
     "小于": "upper", "满": "lower", "最高": "upper", "上限": "upper", "封顶": "upper",
     "最低": "lower", "最少": "lower", "下限": "lower",
-    "未满": "upper", "不满": "upper", "不足": "upper", "未超过": "upper",
+    "未满": "upper", "不满": "upper", "不足": "upper", "不到": "upper", "未超过": "upper",
     "最多只能": "upper", "只能": "upper", "仅能": "upper",
     "最长": "upper", "最短": "lower", "最晚": "upper", "最迟": "upper", "最早": "lower",
     "达到": "lower",
@@ -1377,6 +1414,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             # no later than 3 days before it = at least 3 days before it
             kind = {"upper": "lower", "lower": "upper"}[kind]
         spans.append((m.end(), m.end(), kind))
+    if "течение" in text:
+        for m in _WITHIN_AFTER.finditer(text):
+            spans.append((m.end(), m.end(), "upper"))
     if _EN_AFTER_HEADS.search(text):
         for m in _EN_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _EN_AFTER_KIND[m.group(1).lower()]))
@@ -1435,6 +1475,13 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in found.items()}
 
 
+_WITHIN_AFTER = re.compile(
+    r"(?<![\w-])в течение\s+(?=[^\s,.;]+(?:\s+[^\s,.;]+){0,3}?\s+"
+    r"(?:после|с момента|со дня|с даты)(?![\w-]))",
+    re.IGNORECASE,
+)
+"""`в течение трёх дней после приёма`: within three days of an event, a deadline (`в течение
+трёх дней` alone is as often how long something lasts)."""
 _ADJ_BOUND_HEADS = re.compile(r"(?i)minim|maxim|минимальн|максимальн|最低|最少|最高|最多")
 _ADJ_BOUND = re.compile(
     r"(?<![\w-])(?:minimum|maximum|минимальн\w*|максимальн\w*)(?![\w-])(?!\s+of\b)"
@@ -1454,6 +1501,7 @@ _RANGE = re.compile(
 )
 """A range stated as one (`between A and B`, `A至B…之间`). Not a bare `A至B` (`2010至2015年`,
 `一次1至2片`), which may list the values it allows."""
+RANGE = _RANGE
 _RESTATED = re.compile(r"[^\d()\n]{0,12}?\(\s*(?=\d)")
 """The opening bracket of an amount that restates the one before it: `4 г (8 таблеток)`."""
 _BOUNDED = re.compile(

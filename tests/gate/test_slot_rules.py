@@ -1469,3 +1469,86 @@ def test_eighth_round_rules_and_their_guards(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
+
+
+# The ninth round (`rules-3.5`): false accepts and false contradictions of a held-out set's
+# first run, read as general rules (each with the guard that keeps it from over-reaching).
+NINTH_ROUND = [
+    # a rate (`每天`, `daily`) is a period of several units only when one is written as a period
+    ("柜机24小时开放。", "柜机每天6:00至24:00开放。", "zh", "insufficient"),
+    ("Backups run daily.", "Backups run every 24 hours.", "en", "entailed"),
+    ("停车一天最多收40元。", "停车每天最高收费40元。", "zh", "entailed"),
+    # `如无` / `如有` before a verb is `如果`: a condition the claim must keep
+    ("押金在退房时全额退还。", "退房时如无物品损坏则全额退还押金。", "zh", "insufficient"),
+    ("如有疑问，您可以拨打客服电话。", "如有疑问，请拨打客服电话。", "zh", "entailed"),
+    ("房间四角都有插座。", "房间四角都有插座。", "zh", "entailed"),
+    # a deadline counted from another event the evidence names
+    ("The deposit is released within 14 days of pick-up.",
+     "The deposit is taken at pick-up and released within 14 days of return.", "en", "insufficient"),
+    ("The deposit is released within 14 days of return.",
+     "The deposit is taken at pick-up and released within 14 days of return.", "en", "entailed"),
+    ("You will get your refund within 14 days after we receive the item.",
+     "Refunds are issued within 14 days of receiving the returned item.", "en", "entailed"),
+    # `не ранее чем через N` is a lower bound; `no younger than` too
+    ("Повторно купить препарат можно не позднее чем через 25 дней после покупки.",
+     "Повторная покупка препарата возможна не ранее чем через 25 дней после покупки.", "ru",
+     "contradicted"),
+    ("Dogs must be no younger than 15 weeks.", "Dogs must be at least 15 weeks old.", "en",
+     "entailed"),
+    ("Dogs must be no older than 15 weeks.", "Dogs must be at least 15 weeks old.", "en",
+     "contradicted"),
+    # an amount of two units stays one amount: no value of its other half
+    ("Children under 6 years and 6 months need a permit.",
+     "Children younger than 6 years and 6 months need a permit.", "en", "entailed"),
+    ("Детей младше шести лет и шести месяцев принимают только с разрешения.",
+     "Детей, которым не исполнилось шести лет и шести месяцев, принимают только с разрешения.",
+     "ru", "insufficient"),
+    # the end of a Chinese range of hours is in its start's part of the day
+    ("如果您在下午2点到6点之间退房，需加收半天房费。", "14:00至18:00之间退房的，加收半天房费。", "zh",
+     "entailed"),
+    ("如果您在下午2点到5点之间退房，需加收半天房费。", "14:00至18:00之间退房的，加收半天房费。", "zh",
+     "insufficient"),
+    # a bound the focus also states plainly is no clear contradiction of another bound
+    ("退票费最少收两元。", "退票费不足2元的，按2元收取。", "zh", "insufficient"),
+    # 并不 negates
+    ("停车场负责保管车辆。", "停车场并不负责保管车辆。", "zh", "contradicted"),
+    ("停车场并不负责保管车辆。", "停车场不负责保管车辆。", "zh", "entailed"),
+    # `а` sets two statements side by side: a claim joining one's subject to the other's value
+    ("Входящие звонки стоят 15 рублей.",
+     "Входящие звонки бесплатны, а каждый исходящий стоит 15 рублей.", "ru", "insufficient"),
+    ("Каждый исходящий звонок стоит 15 рублей.",
+     "Входящие звонки бесплатны, а каждый исходящий стоит 15 рублей.", "ru", "entailed"),
+    ("Мужчина обокрал своего знакомого.",
+     "Мужчина сначала поссорился с соседом, а потом обокрал своего знакомого.", "ru", "entailed"),
+    # `between A and B` restates the bare range `A to B`
+    ("Drivers between 21 and 24 pay a surcharge.", "Drivers aged 21 to 24 pay a surcharge.", "en",
+     "entailed"),
+    ("Drivers aged at least 21 pay a surcharge.", "Drivers aged 21 to 24 pay a surcharge.", "en",
+     "insufficient"),
+    # a claim of two statements rests on both clauses; price verbs with number words
+    ("Пакеты недоступны, и за каждый мегабайт вы платите двести рублей.",
+     "Пакеты недоступны, а каждый мегабайт стоит 200 рублей.", "ru", "entailed"),
+    ("Звонок обойдётся вам в пятнадцать рублей за минуту.", "Звонки стоят 15 рублей в минуту.",
+     "ru", "entailed"),
+    ("Звонок обойдётся вам в пятнадцать рублей за минуту.", "Звонки стоят 19 рублей в минуту.",
+     "ru", "contradicted"),
+    # `в течение N … после X` is a deadline (`в течение N` alone may be how long it lasts)
+    ("Решение принимается не позднее чем через три дня после подачи заявления.",
+     "Решение принимается в течение трёх дней после подачи заявления.", "ru", "entailed"),
+    ("Решение принимается не раньше чем через три дня после подачи заявления.",
+     "Решение принимается в течение трёх дней после подачи заявления.", "ru", "contradicted"),
+    ("Акция длится не более трёх дней.", "Акция длится в течение трёх дней.", "ru", "insufficient"),
+    # 禁烟 is 禁止吸烟; 五角钱 is 0.5元; 午夜十二点 is 24:00
+    ("客房内不能吸烟。", "所有客房均为禁烟房。", "zh", "entailed"),
+    ("客房内可以吸烟。", "所有客房均为禁烟房。", "zh", "contradicted"),
+    ("每12小时收五角钱保管费。", "每12小时收取0.5元保管费。", "zh", "entailed"),
+    ("每12小时收五角钱保管费。", "每12小时收取5元保管费。", "zh", "contradicted"),
+    ("柜机早上六点到午夜十二点开放。", "柜机每天6:00至24:00开放。", "zh", "entailed"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), NINTH_ROUND)
+def test_ninth_round_rules_and_their_guards(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
