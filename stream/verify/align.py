@@ -667,6 +667,39 @@ _REFUND_WORDS = re.compile(
 )
 
 
+_FREE_WORD = re.compile(
+    r"(?<![\w-])(?:free(?:\s+of\s+charge)?|at\s+no\s+(?:extra\s+|additional\s+)?(?:cost|charge)"
+    r"|no\s+charge|бесплатн\w*|даром)(?![\w-])|免费|不收费|不另收费|无需付费|不需要付费",
+    re.IGNORECASE,
+)
+"""A claim that something costs nothing."""
+
+
+def _free_for_a_price(claim: str, focus: str) -> list[RiskSignal]:
+    """The claim calls free what its focus gives a price for and nowhere calls free (`Alumni
+    can join free of charge` for `for an annual fee of 60 pounds`): a price of zero against a
+    price, named on both sides. Not when the claim negates it (`not free`)."""
+    said = _FREE_WORD.search(claim)
+    if said is None or _FREE_WORD.search(focus) or _negated_at(claim, said.start()):
+        return []
+    if has_cjk(said.group()) and _ZH_NEGATIVE.search(
+        claim[max(0, said.start() - 2) : said.start()]
+    ):
+        return []
+    money = _MONEY.search(focus)
+    if money is None or _PRICE_WORDS.search(focus) is None or _REFUND_WORDS.search(focus):
+        return []
+    start = money.start()
+    while start > 0 and (focus[start - 1].isdigit() or focus[start - 1] in ".,"):
+        start -= 1  # `_MONEY` matches from the last digit before the currency
+    rest = _WORD_REST.match(focus, money.end())
+    stated = focus[start : money.end()] + (rest.group() if rest is not None else "")
+    return [RiskSignal(SignalCode.NUMBER_MISMATCH, f"{said.group()} (evidence: {stated.strip()})")]
+
+
+_WORD_REST = re.compile(r"\w*")
+
+
 def _priced(claim: str, window: str) -> bool:
     """Whether a price verb of the claim may stand for the evidence's way of stating a price:
     the claim names an amount of money, the evidence speaks of a price, and neither side of
@@ -1037,6 +1070,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             states_other.append(signal)  # the same kind of amount, another value
 
     mismatches += _anchor_swapped(claim_n, window_n, c_quantities, ev_quantities)
+    priced_free = _free_for_a_price(claim_n, window_n)
+    if priced_free:
+        mismatches += priced_free
+        states_other += priced_free
+        free_word = _FREE_WORD.search(claim_n)
+        if free_word is not None:
+            spans_ok.append(free_word.span())  # the clash names it: no word the evidence lacks
 
     # content words (Latin, Cyrillic) and Chinese words
     masked = _APPROXIMATELY.sub(

@@ -1544,6 +1544,15 @@ NINTH_ROUND = [
     ("每12小时收五角钱保管费。", "每12小时收取0.5元保管费。", "zh", "entailed"),
     ("每12小时收五角钱保管费。", "每12小时收取5元保管费。", "zh", "contradicted"),
     ("柜机早上六点到午夜十二点开放。", "柜机每天6:00至24:00开放。", "zh", "entailed"),
+    # a claim calling free what its evidence prices (and nowhere calls free)
+    ("Alumni can join free of charge.", "Alumni can join for an annual fee of 60 pounds.", "en",
+     "contradicted"),
+    ("Alumni can join, but not free of charge.", "Alumni can join for an annual fee of 60 pounds.",
+     "en", "insufficient"),
+    ("Members can join free of charge.", "Members can join free of charge; guests pay 5 euros.",
+     "en", "entailed"),
+    ("SMS-уведомления бесплатны.", "SMS-уведомления стоят 69 рублей в месяц.", "ru",
+     "contradicted"),
 ]  # fmt: skip
 
 
