@@ -1428,9 +1428,24 @@ def _only_as_except(claim: Slots, evidence: Slots) -> Slots:
         or {"onlyif", "if", "unless"} & set(evidence.conditions)
     ):
         return claim
+    wanted = claim.condition_content.get("onlyif") or _condition_words(claim.conditions["onlyif"])
+    excepted = frozenset().union(*(t for t, w in evidence.negated if w.startswith(_EXCEPTED)))
+    if wanted and excepted and not wanted & excepted:
+        # `нельзя оставлять без присмотра` (only under supervision) is no reading of `не
+        # оставляйте …, за исключением приборов непрерывной работы`: the same rule (its
+        # negations are the evidence's), without the evidence's exception
+        rule = tuple(n for n in evidence.negated if not n[1].startswith(_EXCEPTED))
+        return replace(claim, negated=rule)
     conditions = {k: v for k, v in claim.conditions.items() if k != "onlyif"}
     conditions["except"] = f"only … ({claim.conditions['onlyif']})"
     return replace(claim, conditions=conditions, negated=evidence.negated, condition_content={})
+
+
+def _condition_words(written: str) -> frozenset[str]:
+    """Keys of the words a condition as written names after its first word (`без присмотра`
+    -> присмотр): what the condition is about, when its slots kept no content for it."""
+    found = _WORD_AT.findall(written.lower())[1:]
+    return frozenset().union(*(keys(w) for w in found)) if found else frozenset()
 
 
 def _if_not_as_unless(claim: Slots, evidence: Slots) -> Slots:
@@ -1623,4 +1638,18 @@ def _modality(claim: Slots, evidence: Slots) -> list[RiskSignal]:
                 SignalCode.MODALITY_STRENGTHENED, f"unhedged (evidence: {evidence.hedge[0]})"
             )
         )
+    elif (
+        (possible := [h for h in evidence.hedge if h in _ABILITY_HEDGES])
+        and not any(h in _ABILITY_HEDGES for h in claim.hedge)
+        and claim.modality.get("possible") not in _HEDGING_MODALS
+    ):
+        # `may be able to arrange` is a chance, `can arrange` a right; another hedge of the
+        # claim (`if you expect …`) does not keep it
+        out.append(RiskSignal(SignalCode.MODALITY_STRENGTHENED, f"can (evidence: {possible[0]})"))
     return out
+
+
+_ABILITY_HEDGES = frozenset(
+    {"may be able", "might be able", "may be possible", "might be possible"}
+)
+_HEDGING_MODALS = frozenset({"may", "might", "could"})

@@ -731,6 +731,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     if has_cjk(text):
         for m in _ZH_HALF.finditer(text):
             out.append(Quantity("0.5", UNITS[m.group(1)], m.group(0)))
+    if len(out) >= 2:
+        _range_scale(lowered, out)
     _range_units(text, out)
     return tuple(_with_currency(text, q) for q in out)
 
@@ -743,6 +745,24 @@ _RANGE_PAIR = re.compile(
 
 
 RANGE_PAIR = _RANGE_PAIR
+
+
+_RANGE_SCALE = re.compile(
+    r"(?<![\w-])(?:от|from|between)\s+(\S+)\s+(?:до|to|and)\s+\S+\s+("
+    + patterns.words(SCALES)
+    + r")(?![\w-])"
+)
+
+
+def _range_scale(lowered: str, out: list[Quantity]) -> None:
+    """The first number of a range takes the scale of the second (`от двух до пяти тысяч
+    рублей` is 2 000 to 5 000): Russian and English write the scale once."""
+    for m in _RANGE_SCALE.finditer(lowered):
+        scale = SCALES[m.group(2)]
+        for i, q in enumerate(out):
+            if q.text.lower() == m.group(1) and float(q.value) < scale:
+                out[i] = Quantity(_fmt(float(q.value) * scale), q.unit, q.text, q.frequency)
+                break
 
 
 def _range_units(text: str, out: list[Quantity]) -> None:
@@ -1189,6 +1209,7 @@ HEDGE = WordClass.of(
     "expect, expects, suspect, suspects, suspected, assume, assumes, assumed, "
     "suppose, supposed, alleged, alleges, claimed, proposed, proposes, proposal, "
     "initiative, seeks, sought, whether, unclear, unknown, risk of, danger of, threat of, "
+    "may be able, might be able, may be possible, might be possible, "
     "якобы, предположительно, по сообщениям, по словам, по мнению, "
     "пытался, пыталась, пытались, пытается, пытаются, попытался, попыталась, попытались, "
     "попытка, попытку, хотел, хотела, хотели, хочет, хотят, намеревался, намеревалась, "
@@ -1281,6 +1302,9 @@ _LATENESS = frozenset(
      "не позднее за", "не раньше чем за", "не ранее чем", "не ранее, чем за",
      "не ранее чем за", "не раньше, чем за", "не позже, чем за", "up to"}
 )  # fmt: skip
+_AHEAD_PREPOSITION = re.compile(r"\sза$", re.IGNORECASE)
+"""`не позднее чем за 5 дней`: Russian `за N` is N ahead of the event (named before it or not),
+so the lateness bound turns over as `… before` does."""
 _AHEAD_OF_EVENT = re.compile(
     r"[\w.,–-]+(?:\s+[\w–-]+){0,8}?\s+(?:до|before|prior to|ahead of)(?![\w-])", re.IGNORECASE
 )
@@ -1408,7 +1432,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             flipped_until = -1
         if (
             m.group(1).lower() in _LATENESS
-            and _AHEAD_OF_EVENT.match(text, m.end())
+            and (_AHEAD_OF_EVENT.match(text, m.end()) or _AHEAD_PREPOSITION.search(m.group(1)))
             and not _DURATION_BEFORE.search(text, max(0, m.start() - 5), m.start())
         ):
             # no later than 3 days before it = at least 3 days before it

@@ -1553,6 +1553,27 @@ NINTH_ROUND = [
      "en", "entailed"),
     ("SMS-уведомления бесплатны.", "SMS-уведомления стоят 69 рублей в месяц.", "ru",
      "contradicted"),
+    # from a second held-out set (set 10): Russian `за N` is N ahead of the event
+    ("Уведомить правление о ремонте нужно минимум за пять рабочих дней.",
+     "О ремонте нужно уведомить правление не позднее чем за 5 рабочих дней.", "ru", "entailed"),
+    ("Уведомить правление о ремонте нужно максимум за пять рабочих дней.",
+     "О ремонте нужно уведомить правление не позднее чем за 5 рабочих дней.", "ru", "contradicted"),
+    # `may be able to` is a chance, `can` a right
+    ("You can arrange an instalment plan of up to 6 months.",
+     "Customers may be able to arrange an instalment plan of up to 6 months.", "en",
+     "insufficient"),
+    ("You may be able to arrange an instalment plan of up to 6 months.",
+     "Customers may be able to arrange an instalment plan of up to 6 months.", "en", "entailed"),
+    # `нельзя без Y` is no reading of another exception of the rule
+    ("Работающие приборы нельзя оставлять без присмотра.",
+     "Не оставляйте работающие приборы без присмотра, за исключением приборов непрерывной работы.",
+     "ru", "insufficient"),
+    ("只有白天才能拍照。", "除白天外，不能拍照。", "zh", "entailed"),
+    # the first number of a range takes the second's scale
+    ("Штраф составляет от двух до пяти тысяч рублей.", "Штраф составляет от 2 000 до 5 000 рублей.",
+     "ru", "entailed"),
+    ("Штраф составляет от трёх до пяти тысяч рублей.", "Штраф составляет от 2 000 до 5 000 рублей.",
+     "ru", "contradicted"),
 ]  # fmt: skip
 
 
