@@ -118,6 +118,7 @@ class Features:
     """The request's signals plus the alignment's mismatches, without duplicates."""
 
 
+_CJK_TOKEN = re.compile("[\u3400-\u9fff]")
 PAIR_MIN_TOKENS = 2
 """A claim rests on two adjacent sentences only when the second adds this many of its words:
 one word found next door is how a swapped entity (`heartburn` for `rash`) or number aligns."""
@@ -157,6 +158,10 @@ def _fragment_windows(
             at = None if offset is None else offset + a
             present |= located(span_keys, text[a:b], analysis, at)
         hits.append(frozenset(t for t in weights if match[t] & present))
+    # Chinese tokens are character pairs: one word found next door adds two or three of them
+    pair_min = PAIR_MIN_TOKENS + (
+        1 if any(not t.isascii() and _CJK_TOKEN.match(t) for t in weights) else 0
+    )
     best_cov, best = -1.0, (0, 0, frozenset[str]())
     single = 0.0
     for i in range(len(sentences)):
@@ -173,7 +178,7 @@ def _fragment_windows(
             if k == i:
                 single = max(single, score)
             shorter = k - i < best[1] - best[0]
-            if k > i and len(covered - hits[i]) < PAIR_MIN_TOKENS:
+            if k > i and len(covered - hits[i]) < pair_min:
                 continue  # a neighbour adding one word is no merged claim: maybe a swap
             if score > best_cov + 1e-9 or (score > best_cov - 1e-9 and shorter):
                 best_cov, best = score, (i, k, covered)

@@ -1574,6 +1574,13 @@ NINTH_ROUND = [
      "ru", "entailed"),
     ("Штраф составляет от трёх до пяти тысяч рублей.", "Штраф составляет от 2 000 до 5 000 рублей.",
      "ru", "contradicted"),
+    # one Chinese word found next door (two or three character pairs) makes no merged claim:
+    # the next sentence's negation is not the claim's
+    ("您可以通过个人所得税App办理汇算。",
+     "纳税人可以通过个人所得税App、网页端办理，也可以到办税服务厅现场办理。年度综合所得收入不超过12万元且需要"
+     "补税的纳税人，无需办理汇算。", "zh", "insufficient"),
+    ("退房后押金会在三天内退还，发票可在前台领取。", "退房后押金将在3天内退还。发票可在前台领取。", "zh",
+     "entailed"),
 ]  # fmt: skip
 
 
