@@ -118,7 +118,6 @@ class Features:
     """The request's signals plus the alignment's mismatches, without duplicates."""
 
 
-_CJK_TOKEN = re.compile("[\u3400-\u9fff]")
 PAIR_MIN_TOKENS = 2
 """A claim rests on two adjacent sentences only when the second adds this many of its words:
 one word found next door is how a swapped entity (`heartburn` for `rash`) or number aligns."""
@@ -159,9 +158,7 @@ def _fragment_windows(
             present |= located(span_keys, text[a:b], analysis, at)
         hits.append(frozenset(t for t in weights if match[t] & present))
     # Chinese tokens are character pairs: one word found next door adds two or three of them
-    pair_min = PAIR_MIN_TOKENS + (
-        1 if any(not t.isascii() and _CJK_TOKEN.match(t) for t in weights) else 0
-    )
+    pair_min = PAIR_MIN_TOKENS + (1 if any(has_cjk(t) for t in weights) else 0)
     best_cov, best = -1.0, (0, 0, frozenset[str]())
     single = 0.0
     for i in range(len(sentences)):

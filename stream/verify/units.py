@@ -253,9 +253,13 @@ _ZH_CLOCK_RANGE = re.compile(
 """`下午2点到6点`: the end of a range of hours is in the part of the day of its start."""
 
 
+def _zh_int(raw: str) -> float | None:
+    """Digits or Chinese numerals (`6`, `六`) as a number; None when they are neither."""
+    return int(raw) if raw.isdigit() else zh_number(raw)
+
+
 def _zh_clock_range(m: re.Match[str]) -> str:
-    start = int(m.group(2)) if m.group(2).isdigit() else zh_number(m.group(2))
-    end = int(m.group(5)) if m.group(5).isdigit() else zh_number(m.group(5))
+    start, end = _zh_int(m.group(2)), _zh_int(m.group(5))
     if start is None or end is None or end <= start:
         return m.group(0)  # `晚上10点到2点` runs past midnight: the end is not in the evening
     return m.group(0) + m.group(1)
@@ -263,7 +267,7 @@ def _zh_clock_range(m: re.Match[str]) -> str:
 
 def _zh_clock(m: re.Match[str]) -> str:
     part, raw = m.group(1) or "", m.group(2)
-    hour = int(raw) if raw.isdigit() else zh_number(raw)
+    hour = _zh_int(raw)
     if hour is None or hour > 24 or (not part and not raw.isdigit() and hour < 2):
         return m.group(0)  # `一点`: as often `a little` as one o'clock
     minute = 30 if m.group(3) == "半" else 0
@@ -904,8 +908,9 @@ _RU_FREQ_STEMS = {
     "суточн": "d", "ежедневн": "d", "еженедельн": "wk", "ежемесячн": "mo", "ежегодн": "yr",
     "ежечасн": "h",
 }  # fmt: skip
+_RU_ADJECTIVE_ENDINGS = ("ый", "ая", "ое", "ые", "ого", "ой", "ую", "ому", "ым", "ых", "ыми", "ом")
 _RU_FREQ_ADJECTIVE = re.compile(
-    f"({'|'.join(_RU_FREQ_STEMS)})(?:ый|ая|ое|ые|ого|ой|ую|ому|ым|ых|ыми|ом)$"
+    f"({'|'.join(_RU_FREQ_STEMS)})(?:{'|'.join(_RU_ADJECTIVE_ENDINGS)})$"
 )
 """`суточная доза`, `ежемесячный платёж`: per day, per month (as `daily` is)."""
 _FREQ_WORD = re.compile(
@@ -913,24 +918,7 @@ _FREQ_WORD = re.compile(
     + patterns.words(
         (
             *_FREQ_ADVERBS,
-            *(
-                stem + ending
-                for stem in _RU_FREQ_STEMS
-                for ending in (
-                    "ый",
-                    "ая",
-                    "ое",
-                    "ые",
-                    "ого",
-                    "ой",
-                    "ую",
-                    "ому",
-                    "ым",
-                    "ых",
-                    "ыми",
-                    "ом",
-                )
-            ),
+            *(stem + ending for stem in _RU_FREQ_STEMS for ending in _RU_ADJECTIVE_ENDINGS),
         )
     )
     + rf"(?![{_LETTER}])"
