@@ -40,7 +40,7 @@ from stream.tracing import Tracing, tier_wrapper
 from stream.tracing import setup as setup_tracing
 from stream.verify.align import warm
 from stream.worker.dedup import SeenEvents, SeenLog
-from stream.worker.loop import StageLoop
+from stream.worker.loop import GroupWatch, StageLoop
 
 log = logging.getLogger("citegate.app")
 
@@ -118,7 +118,9 @@ class StageService(Service):
         self.checker = make_checker(s.checker, s, self.metrics, tier_wrapper(self.tracing))
         warm()  # before the first answer, not on its latency
         stage = Stage(s, cache, self.checker, self.metrics, seen, tracing=self.tracing)
-        self.consumer = AIOKafkaConsumer(s.topic_answers, **ckw)
+        group = GroupWatch()
+        self.consumer = AIOKafkaConsumer(**ckw)
+        self.consumer.subscribe([s.topic_answers], listener=group)
         await self.consumer.start()
         return StageLoop(
             stage,
@@ -130,6 +132,7 @@ class StageService(Service):
             stall_s=s.stall_s,
             peek=self._peek,
             required_topics=[name for name, _ in topic_specs(s)],
+            group=group,
         )
 
     async def _peek(self, tp: TopicPartition, offset: int) -> bool:
@@ -164,10 +167,25 @@ class StageService(Service):
             log.error(
                 "the stage failed (%s: %s); exiting so it can be restarted", error.code, error
             )
+            await self._leave_group()
             self._fail()
         except Exception:
             log.exception("the stage failed; stopping the worker so it can be restarted")
+            await self._leave_group()
             self._fail()
+
+    async def _leave_group(self) -> None:
+        """A failed stage leaves its consumer group at once, before the worker's slower
+        shutdown. A member that lingers keeps rejoining: it can be made leader of a rebalance
+        that a restarted worker starts, and a leader that leaves in the middle of one wedges
+        a Tansu group for good (Tansu keeps the departed member as leader, so no one ever
+        sends the assignment)."""
+        if self.consumer is None:
+            return
+        try:
+            await asyncio.wait_for(self.consumer.stop(), STOP_TIMEOUT_S)
+        except Exception:  # the shutdown stops it again, bounded
+            log.debug("could not leave the group before exiting", exc_info=True)
 
     def _fail(self) -> None:
         self.failed = True

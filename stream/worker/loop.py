@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from aiokafka import ConsumerRecord, TopicPartition
+from aiokafka import ConsumerRebalanceListener, ConsumerRecord, TopicPartition
 from aiokafka.errors import CommitFailedError, KafkaError
 
 from stream.errors import BrokerError, CitegateError, StalledError, is_retriable
@@ -40,6 +40,29 @@ log = logging.getLogger("citegate.loop")
 SourceKey = tuple[str, int, int]
 PROBE_EVERY_S = 5.0
 """How often an idle loop asks the broker for the input topic's metadata."""
+
+
+class GroupWatch(ConsumerRebalanceListener):  # type: ignore[misc]
+    """Since when this member has been without a completed rebalance (None: settled).
+
+    A group whose rebalance never completes holds every member at no partitions while each
+    looks idle and healthy: Tansu, after a restart, can keep a member that left mid-rebalance
+    as the group's leader, so no one ever sends the assignment. The loop counts that as a stall.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.unsettled_since: float | None = clock()  # not joined yet
+
+    def on_partitions_revoked(self, revoked: Iterable[TopicPartition]) -> None:
+        if self.unsettled_since is None:
+            self.unsettled_since = self._clock()
+
+    def on_partitions_assigned(self, assigned: Iterable[TopicPartition]) -> None:
+        self.unsettled_since = None
+
+    def unsettled_for(self) -> float:
+        return 0.0 if self.unsettled_since is None else self._clock() - self.unsettled_since
 
 
 class StageLoop:
@@ -63,6 +86,7 @@ class StageLoop:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         peek: Callable[[TopicPartition, int], Awaitable[bool]] | None = None,
         required_topics: Sequence[str] = (),
+        group: GroupWatch | None = None,
     ) -> None:
         self.stage = stage
         self.consumer = consumer
@@ -77,6 +101,8 @@ class StageLoop:
         """Whether a record exists at or after an offset (a groupless read); None: no check."""
         self.required_topics = tuple(required_topics)
         """Topics that must exist on the broker before this loop sends anything."""
+        self.group = group
+        """The consumer's rebalances as its listener saw them; None: not watched."""
         self._verified_for: tuple[object, object] | None = None
         """The group membership (member id, generation) the broker's state was checked for."""
         self._suspect = True
@@ -142,6 +168,12 @@ class StageLoop:
         if self._clock() - self._probed_at < PROBE_EVERY_S:
             return
         self._probed_at = self._clock()
+        unsettled = 0.0 if self.group is None else self.group.unsettled_for()
+        if unsettled >= self.stall_s:
+            raise StalledError(
+                f"the consumer group has not completed a rebalance for {unsettled:.0f}s; "
+                "exiting so the supervisor restarts the worker"
+            )
         problem = None
         try:
             client = self.consumer._client

@@ -12,6 +12,7 @@ import orjson
 import pytest
 from aiokafka import TopicPartition
 
+from stream.errors import StalledError
 from stream.metrics import Metrics
 from stream.worker.app import StageService
 from stream.worker.dedup import IndexRestoreError, SeenEvents, SeenLog
@@ -157,3 +158,32 @@ async def test_a_service_whose_setup_fails_marks_itself_failed_and_stops_the_pro
     assert not service.healthy
     assert service.readiness() == {"ready": False, "state": "failed"}
     assert kills == [(os.getpid(), signal.SIGTERM)]
+
+
+async def test_a_failed_stage_leaves_its_group_before_the_process_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Leaving comes first: a member that lingers through the shutdown keeps rejoining."""
+    events: list[str] = []
+    monkeypatch.setattr(os, "kill", lambda pid, sig: events.append("kill"))
+    service = StageService(settings(), ["127.0.0.1:1"], Metrics())
+
+    class Consumer:
+        async def stop(self) -> None:
+            events.append("leave")
+
+    class Loop:
+        async def run(self) -> None:
+            raise StalledError("the broker lost its data")
+
+        def stop(self) -> None:
+            pass
+
+    async def setup() -> Any:
+        service.consumer = Consumer()  # type: ignore[assignment]
+        return Loop()
+
+    monkeypatch.setattr(service, "_setup", setup)
+    await service._run()
+    assert events == ["leave", "kill"]
+    assert service.failed

@@ -16,7 +16,8 @@ from stream.codec import schema_error
 from stream.errors import CorpusUnavailableError, StalledError
 from stream.events import MAX_DEAD_LETTER_ORIGINAL
 from stream.verify.model import CheckRequest, CheckResult, Ref
-from tests.unit.fakes import TOPIC, Sent, demo_answers, rig
+from stream.worker.loop import GroupWatch
+from tests.unit.fakes import TOPIC, Clock, Sent, demo_answers, rig
 
 MiB = 1024 * 1024
 
@@ -407,3 +408,39 @@ async def test_committed_offsets_are_checked_in_one_request_per_batch() -> None:
         r.consumer.append(raw(demo_answers()[2]), partition=p)
     await r.drain()
     assert r.consumer._coordinator.fetches == fetches + 1
+
+
+async def test_a_group_whose_rebalance_never_completes_stops_the_worker() -> None:
+    r = rig(stall_s=30)
+    watch = GroupWatch(r.clock)
+    r.loop.group = watch
+    clock = r.clock
+    rounds = 0
+
+    def tick() -> None:
+        nonlocal rounds
+        clock.now += 1.0
+        rounds += 1
+        if rounds == 5:
+            watch.on_partitions_assigned(set())  # joined: settled (holding nothing is fine)
+        if rounds == 60:
+            watch.on_partitions_revoked(set())  # a rebalance starts and never completes
+
+    r.consumer.on_empty = tick
+    with pytest.raises(StalledError, match="not completed a rebalance"):
+        await r.loop.run()
+    assert 60 + 30 <= rounds <= 60 + 30 + 6  # within one probe interval of stall_s
+
+
+def test_a_settled_group_is_not_unsettled() -> None:
+    clock = Clock()
+    watch = GroupWatch(clock)
+    clock.now += 5
+    assert watch.unsettled_for() == 5  # not joined yet counts from the start
+    watch.on_partitions_assigned(set())
+    clock.now += 100
+    assert watch.unsettled_for() == 0
+    watch.on_partitions_revoked(set())
+    watch.on_partitions_revoked(set())  # a second revoke does not restart the count
+    clock.now += 7
+    assert watch.unsettled_for() == 7
