@@ -152,7 +152,8 @@ class Settings:
         default=60.0,
         metadata=_env(
             "STALL_S",
-            "no progress this long while inputs wait (or the broker lost the input topic): "
+            "no progress this long while inputs wait (or the broker lost the input topic, or the "
+            "consumer group never completes a rebalance): "
             "the worker exits 1 so its supervisor restarts it; /readyz is 503 after 5 s",
         ),
     )
