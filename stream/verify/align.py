@@ -697,6 +697,85 @@ def _free_for_a_price(claim: str, focus: str) -> list[RiskSignal]:
     return [RiskSignal(SignalCode.NUMBER_MISMATCH, f"{said.group()} (evidence: {stated.strip()})")]
 
 
+_COMPARED = (
+    re.compile(
+        r"(不会|不能|不得|不可|不应|不|未|没有)?(超过|高于|低于|多于|少于|大于|小于)"
+        r"(?![\d零〇一二三四五六七八九十两百千万])([\u4e00-\u9fff]{2,8})"
+    ),
+    re.compile(
+        r"(?:(not|never|n't|cannot)\s+(?:\w+\s+)?)?(exceed(?:s|ed|ing)?)\s+"
+        r"(?:the\s+|its\s+|their\s+|your\s+)?([a-z]+(?:\s+[a-z]+)?)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?:(не)\s+(?:\w+\s+)?)?(превыша\w*|превыс\w*)\s+([а-яё]+(?:\s+[а-яё]+)?)",
+        re.IGNORECASE,
+    ),
+)
+"""A comparison with something that is no number (`不超过图书定价`, `does not exceed the list
+price`, `не превышает стоимости`): its negation, its comparative and what it compares with."""
+
+
+def _comparisons(text: str) -> list[tuple[bool, str, str, frozenset[str]]]:
+    """(negated, comparative's stem, comparative as written, keys of the compared thing) of
+    each such comparison in `text`."""
+    found = []
+    for pattern in _COMPARED:
+        for m in pattern.finditer(text):
+            target = m.group(3)
+            if has_cjk(target):
+                target_keys = frozenset(target[i : i + 2] for i in range(len(target) - 1))
+            else:
+                target_keys = union(keys(w.lower()) for w in target.split())
+            written = m.group(2).lower()
+            found.append((m.group(1) is not None, written[:5], written, target_keys))
+    return found
+
+
+def _comparison_flipped(claim: str, focus: str) -> list[RiskSignal]:
+    """The claim states a comparison with a thing (no number) that its focus negates, or the
+    other way round (`滞纳金超过图书定价` for `滞纳金不超过图书定价`): the opposite statement.
+    Amounts have their bounds (`bounds`); this is the comparison a bound cannot hold."""
+    if not _may_compare(claim):
+        return []
+    stated = _comparisons(focus)
+    for negated, stem, word, target in _comparisons(claim):
+        for theirs, their_stem, their_word, their_target in stated:
+            if stem == their_stem and target & their_target and negated != theirs:
+                said = ("not " if negated else "") + word
+                other = ("not " if theirs else "") + their_word
+                return [RiskSignal(SignalCode.NEGATION_MISMATCH, f"{said} (evidence: {other})")]
+    return []
+
+
+def _may_compare(text: str) -> bool:
+    lowered = text.lower()
+    return any(
+        h in lowered
+        for h in ("超过", "高于", "低于", "多于", "少于", "大于", "小于", "exceed", "превы")
+    )
+
+
+_ONE_NOUN = re.compile(
+    r"(?<![\w-])(?:one|a single|один|одна|одно|одну|одного|одной)\s+([^\W\d_]{3,})", re.I
+)
+_COUNT_NOUN = re.compile(r"(?<![\w.,])(\d+)\s+([^\W\d_]{3,})")
+
+
+def _one_against_a_count(claim: str, window: str) -> list[RiskSignal]:
+    """`one` before a noun the evidence counts with another number (`counts as one request`
+    for `count as 10 requests`): `one` is no amount where it stands before a noun, so the
+    amounts' comparison does not see it."""
+    for m in _ONE_NOUN.finditer(claim):
+        noun = keys(m.group(1).lower())
+        for c in _COUNT_NOUN.finditer(window):
+            if c.group(1) != "1" and keys(c.group(2).lower()) & noun:
+                return [
+                    RiskSignal(SignalCode.NUMBER_MISMATCH, f"{m.group()} (evidence: {c.group()})")
+                ]
+    return []
+
+
 _WORD_REST = re.compile(r"\w*")
 
 
@@ -811,6 +890,35 @@ def _anchor_swapped(
                 found.append(RiskSignal(SignalCode.ENTITY_MISMATCH, detail))
                 break
     return found
+
+
+_RU_DAY = r"(?:день|дня|дню|днём|днем|дне)"
+_DAY_RELATIVE_TO = re.compile(
+    r"(?<![\w-])(?:(?:предшествующ|предыдущ|следующ|последующ)\w*\s+(?:(?:рабоч|календарн)\w*\s+)?"
+    + _RU_DAY
+    + r"|"
+    + _RU_DAY
+    + r",?\s+(?:предшествующ|предыдущ|следующ|последующ)\w*|накануне"
+    r"|(?:previous|preceding|prior|following|next)\s+(?:(?:working|business|calendar)\s+)?day"
+    r"|day\s+(?:before|after)|the\s+eve)(?![\w-])"
+    r"|前一(?:个)?(?:工作)?[日天]|次日|翌日|第二天|后一天",
+    re.IGNORECASE,
+)
+"""A day named relative to an event: `рабочего дня, предшествующего визиту`, `the previous
+business day`, `前一个工作日`."""
+_CLAIM_DAY = re.compile(r"(?<![\w-])(?:" + _RU_DAY + r"|day)(?![\w-])|当天|当日|同日|同一天", re.I)
+
+
+def _relative_day_dropped(claim: str, window: str) -> list[RiskSignal]:
+    """The evidence names a day only relative to an event and the claim names a day without
+    the relation (`в день визита` for `рабочего дня, предшествующего визиту`): every word may
+    align, but the claim's day is another one."""
+    said = _DAY_RELATIVE_TO.search(window)
+    if said is None or _CLAIM_DAY.search(claim) is None or _DAY_RELATIVE_TO.search(claim):
+        return []
+    if _CLAIM_DAY.search(_DAY_RELATIVE_TO.sub(" ", window)):
+        return []  # the evidence names a plain day too (`в день окончания аренды`): the claim's
+    return [RiskSignal(SignalCode.DATE_MISMATCH, f"{said.group()} (claim: none)")]
 
 
 def _same_amount_at(q: Quantity, claim: str, e: Quantity, window: str) -> bool:
@@ -1070,6 +1178,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             states_other.append(signal)  # the same kind of amount, another value
 
     mismatches += _anchor_swapped(claim_n, window_n, c_quantities, ev_quantities)
+    mismatches += _relative_day_dropped(claim_n, window_n)
+    mismatches += _one_against_a_count(claim_n, window_n)
+    flipped = _comparison_flipped(claim_n, window_n)
+    mismatches += flipped
+    states_other += flipped
     priced_free = _free_for_a_price(claim_n, window_n)
     if priced_free:
         mismatches += priced_free
@@ -1484,10 +1597,24 @@ _ZH_AMOUNT_BOUND_AFTER = re.compile(r"\d\s?[^\d，。；,;\s]{1,3}?(以内|之�
 """`7天以内`, `3年以上`: the bound after an amount, compared as a slot."""
 
 
+_OUTCOME = re.compile(
+    r"approv|grant|accept|guarant|confirm|complet|resolv|award|authori[sz]|reject|den[iy]|refus"
+    r"|declin|одобр|утвер[дж]|подтверд|отказ|отклон"
+)
+"""Verbs of an outcome (`approved`, `одобрена`): what a process may end in."""
+_PROCESS = re.compile(
+    r"review|consider|assess|evaluat|examin|check|inspect|handl|process|stud|audit|screen"
+    r"|рассматр|рассмотр|провер|обрабаты|изуча"
+)
+"""Verbs of a process (`reviewed`, `рассматривается`): no outcome is a paraphrase of one."""
+
+
 def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
     """A claim's verb or adverb may paraphrase an evidence word of the same semantic field
     (`fields`); adverbs may paraphrase any spare word; a Russian verb, a verb or an action
     noun of the evidence (its tables have no fields)."""
+    if _OUTCOME.match(claim_word.lower()) and _PROCESS.match(evidence_word.lower()):
+        return False  # `approved` is what a review may end in, not what `reviewed` says
     mine = fields(claim_word)
     if mine:
         return bool(mine & fields(evidence_word))
@@ -2059,7 +2186,7 @@ def _zh_place(word: str) -> bool:
     return has_cjk(word) and (word[-1] in "内里上中外" or zh_tags(word).get(word, "") in {"s", "f"})
 
 
-_CONTRAST_JOINS = frozenset({"а", "whereas"})
+_CONTRAST_JOINS = frozenset({"а", "whereas", "but"})
 """Joins that set two statements of the same kind side by side (`входящие бесплатны, а
 исходящие стоят 19 рублей`): the clauses are parallel whatever words they share."""
 _SEQUENCE_AFTER = re.compile(r"(?:потом|затем|после|также|тоже|ещё|еще|заодно|then)(?![\w-])")
@@ -2346,12 +2473,17 @@ def _antonym(a: str, b: str) -> bool:
     return any(q in theirs and not b.lower().startswith(p) for p in mine for q in _PARTNERS[p])
 
 
+_EXCEPT_PHRASE = re.compile(r"(?<![\w-])за\s+исключением(?![\w-])", re.IGNORECASE)
+"""`за исключением` is a preposition (`except`), not the verb `исключить` opposing `включить`."""
+
+
 def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
     """A direction word of the claim whose antonym the clause it rests on states, and the
     claim does not (`ice sheets have increased` where the clause says `decreased`, next to
     an `increase` elsewhere in it): the claim may have swapped them."""
     claim_words = sorted({w.lower() for w in _WORD.findall(claim)})  # sorted: same output
-    focus_words = sorted({w.lower() for w in _WORD.findall(focus)} - set(claim_words))
+    said = _EXCEPT_PHRASE.sub(" ", focus)
+    focus_words = sorted({w.lower() for w in _WORD.findall(said)} - set(claim_words))
     if not focus_words:
         return []
     focus_bases: dict[str, str] = {}
@@ -2611,17 +2743,14 @@ def _substitutions(
     cjk = any(has_cjk(p) for p in unaligned)
     extra: list[str] = []
     if words:
-        focus_words = [w.strip(".,;:()\"'«»“”") for w in focus.split()]
+        focus_words = [w.strip(".,;:()\"'«»“”") for w in _EXCEPT_PHRASE.sub(" ", focus).split()]
         extra = [w for w in focus_words if w and not keys(w.lower()) & claim_keys]
     for word in words if not cjk else [w for p in unaligned for w in p.split()]:
-        if True:
-            hit = next((e for e in extra if _antonym(word, e)), None)
-            if hit is None and has_cjk(word):
-                hit = next(
-                    (x for x, y in _ANTONYMS if has_cjk(x) and y in word and x in focus), None
-                )
-            if hit:
-                out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
+        hit = next((e for e in extra if _antonym(word, e)), None)
+        if hit is None and has_cjk(word):
+            hit = next((x for x, y in _ANTONYMS if has_cjk(x) and y in word and x in focus), None)
+        if hit:
+            out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     lowered = claim.lower()
     headline = _headline(claim)
     entities = [

@@ -575,6 +575,8 @@ def predicate(word: str, before: str = "", after: str = "") -> bool:
     if any("\u0400" <= c <= "\u04ff" for c in word):
         parses = ru_lemmas(word)
         return bool(parses) and parses[0][1] in {"VERB", "INFN", "PRTS", "GRND", "ADVB"}
+    if before.lower() in _EN_DETERMINERS:
+        return False  # `the number of pages`: a noun, whatever else the word may be
     t = table("en")
     pos = t.pos
     bases = _en_bases(word) or (word,)
@@ -592,6 +594,9 @@ def predicate(word: str, before: str = "", after: str = "") -> bool:
     return False
 
 
+_EN_DETERMINERS = frozenset(
+    "a an the this that these those its their his her our your my each every".split()
+)
 _EN_AFTER_VERB = frozenset(
     """a an the to with below above under over for from into onto by first only its their his
     her our your this these those""".split()

@@ -135,6 +135,7 @@ BOUND_PHRASES = WordClass.of(
     "不超过, 不少于, 不低于, 不高于, 不多于, 不晚于, 不早于, 不大于, 不小于, "
     "不能超过, 不得超过, 不可超过, 不应超过, 不能大于, 不得大于, 不可大于, 不能高于, 不得高于, "
     "不能少于, 不得少于, 不能低于, 不得低于, 不能小于, 不得小于, 未满, 不满, 不足, 不到, 未超过, "
+    "不会超过, 不会多于, 不会高于, 不会少于, 不会低于, "
     "最长, 最短, 最晚, 最迟, 最早, 达到",
 )
 """Bounds written with a negation word: the negation belongs to the bound."""
@@ -338,8 +339,11 @@ _NEG_SKIP = frozenset(
     may might also even only yet always ever really necessarily to a an the any it them they
     him her he she its their него нему ним нём нем неё нее ней них ними его её ее их он она
     оно они
-    был была было были быть будет будут является являются даже также ещё еще всегда""".split()
+    был была было были быть будет будут является являются даже также ещё еще всегда
+    eligible entitled""".split()
 )
+"""Words a negation passes over to what it negates (`not eligible for paid leave`: paid leave,
+as `not allowed to take leave` negates taking it)."""
 _ZH_NEG = re.compile(
     "没有|并非|无法|不能|不是|不会|不得|不准|不许|禁止|严禁|违规|违章|不|没|未|无|非|别|勿"
 )
@@ -466,6 +470,8 @@ def _clauses(masked: str, lowered: str) -> list[tuple[int, int]]:
     return spans
 
 
+_IF_ONLY_NOT = re.compile(r"((?:если|□+)\s+)(только)(?=(?:\s+[^\s,;.]+){0,4}?\s+не\s)")
+"""`если только … не` (unless): its `только` restricts nothing."""
 _NOT_ONLY = re.compile(r"(?<![\w-])(?:not\s+(?:only|just|merely)|не\s+только)(?![\w-])")
 """`not only X (but also Y)`, `не только`: adds, as 不仅 does; it negates nothing."""
 _IMPLICATIVE = re.compile(
@@ -559,6 +565,16 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
+_ZH_CLAUSE_END = re.compile(r"[，,；;。！？]")
+
+
+def _in_de_subject(text: str, at: int) -> bool:
+    """The word at `at` stands in a Chinese `…的` phrase that ends its clause
+    (`没有按时提交申请的，`): a subject (`those who …`), not the clause's predicate."""
+    end = _ZH_CLAUSE_END.search(text, at)
+    return end is not None and text[: end.start()].rstrip().endswith("的")
+
+
 def _slots(text: str) -> Slots:
     lowered = text.lower().replace("’", "'")
     conditions, masked, where = _condition_scan(lowered)
@@ -576,6 +592,9 @@ def _slots(text: str) -> Slots:
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
     if _NOT_ONLY.search(masked):
         masked = _NOT_ONLY.sub(lambda m: " " * len(m.group()), masked)  # additive, no negation
+    if "только" in masked:
+        # `если только пропуск не сломался` is `unless it broke`: no `only` of its own
+        masked = _IF_ONLY_NOT.sub(lambda m: m.group(1) + " " * len(m.group(2)), masked)
     until_not = _UNTIL_NOT.search(masked) if "пока" in masked else None
     if until_not is not None:
         # `пока заказ не передан` is `до того, как он передан`: the negation is the order's
@@ -592,6 +611,11 @@ def _slots(text: str) -> Slots:
     negated = tuple(n for _, n in located)
     main_at = [pos for pos, n in located if not any(a <= pos < b for a, b in clauses)]
     main = tuple(n for pos, n in located if not any(a <= pos < b for a, b in clauses))
+    if len(main) > 1 and has_cjk(lowered):
+        # `否则没有按时提交申请的，不会办理`: a negation inside the `…的` subject is not the
+        # rule's own; the predicate's comes first
+        first = sorted(range(len(main)), key=lambda i: _in_de_subject(lowered, main_at[i]))
+        main, main_at = tuple(main[i] for i in first), [main_at[i] for i in first]
     without = [n for n in negated if n[1].split()[0] in _WITHOUT]
     if has_cjk(lowered) and _ZH_WITHOUT.search(lowered) and negated and not conditions:
         conditions["onlyif"] = _ZH_WITHOUT.search(lowered).group()  # type: ignore[union-attr]
@@ -695,7 +719,7 @@ def _slots(text: str) -> Slots:
     return Slots(
         restricted=located[0][1][1] if restrictive else "",
         negated=negated,
-        quantified=_quantified(freq_free),
+        quantified=_quantified(freq_free, lowered),
         content=frozenset().union(*(keys(w) for w in words)) if words else frozenset(),
         exclusive=() if only_if else tuple(EXCLUSIVE.find(masked, wordset)),
         conditions=conditions,
@@ -1093,10 +1117,13 @@ _FREE_CHOICE = re.compile(
 )
 _ANY_MORE = re.compile(r"any\s+(?:more|longer|further)\b")
 _ZH_AGREEING = frozenset({"都", "均", "全都"})
-_ZH_LISTED = re.compile("[和与及、或]|以及|各|所有|任何|全部|凡|随时|无论|不论|不管")
+_ZH_LISTED = re.compile("[和与及、或]|以及|各|所有|任何|全部|凡|随时|无论|不论|不管|其他|其余")
 """A list, or a quantifier of its own, before 都 in its clause (`随时都能`, `无论…都`). Not
 `每`: masked as a frequency (`每天`, `每12小时`), it leaves 都 to carry the universal of
 `每个人都`."""
+_ZH_WHOLE_BEFORE = re.compile("凡|除(?:了|非)?")
+"""`凡是…的人员，都`, `除非…，访客都不能`: an earlier clause names every case, or all but an
+exception, and 都 agrees with it."""
 _ZH_CLAUSE_BREAK = re.compile("[，。；！？,;]")
 _ZH_LEADING = re.compile("(?:时|后|前|之前|之后|以后|以前|的话)[，,]$")
 """A clause that ends so leads into the next (`调用任何接口时，…都`): one clause for 都."""
@@ -1126,8 +1153,9 @@ def _not_quantifying(lowered: str, word: str, at: int) -> bool:
     return False
 
 
-def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
-    """(rank, quantifier, keys of what it quantifies) of every quantifier, in text order."""
+def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozenset[str]], ...]:
+    """(rank, quantifier, keys of what it quantifies) of every quantifier, in text order.
+    `whole` is the text before its conditions were masked (`lowered` is the masked one)."""
     found: list[tuple[int, int, str, frozenset[str]]] = []
     for m in _WORD_AT.finditer(lowered):
         for rank, cls in _RANKS:
@@ -1144,7 +1172,14 @@ def _quantified(lowered: str) -> tuple[tuple[int, str, frozenset[str]], ...]:
         if cls.cjk and has_cjk(lowered):
             for w in cls.cjk:
                 at = lowered.find(w)
-                if at >= 0 and w in _ZH_AGREEING and _ZH_LISTED.search(_clause_before(lowered, at)):
+                if (
+                    at >= 0
+                    and w in _ZH_AGREEING
+                    and (
+                        _ZH_LISTED.search(_clause_before(lowered, at))
+                        or _ZH_WHOLE_BEFORE.search(whole or lowered, 0, at)
+                    )
+                ):
                     continue  # `A和B都…`, `每位客人都…`: 都 agrees with a list or a quantifier
                 if at >= 0:
                     follow = lowered[at + len(w) : at + len(w) + 4].strip("的 ")
@@ -1418,11 +1453,13 @@ def _restriction_as_only_if(text: Slots, other: Slots) -> Slots:
 def _only_as_except(claim: Slots, evidence: Slots) -> Slots:
     """`X only during Y` (只有Y才X, `X только если Y`) states `not X, except during Y` (除Y外，
     不X): read the claim in the evidence's form when the evidence states the rule as a
-    negation with an exception and the claim negates nothing. The evidence keeps its
-    negation, so a claim that drops the exception (`X is permitted`) still clashes with it."""
+    negation with an exception and the claim negates nothing the evidence does not. The
+    evidence keeps its negation, so a claim that drops the exception (`X is permitted`) still
+    clashes with it."""
     if (
         "onlyif" not in claim.conditions
-        or claim.negated
+        # a negation of the claim's own (not in a `…的` subject the evidence negates too)
+        or any(not any(_meets(c, e) for e in evidence.negated) for c in claim.negated)
         or "except" not in evidence.conditions
         or not evidence.main_negated
         or {"onlyif", "if", "unless"} & set(evidence.conditions)

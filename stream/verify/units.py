@@ -97,12 +97,13 @@ ZH_CLASSIFIERS = (
     "人", "种", "倍", "天", "年", "月", "周", "秒", "岁", "元", "份", "张", "层", "级", "款",
     "部", "座", "所", "门", "节", "篇", "本", "件", "只", "头", "批", "轮", "组", "款", "道",
     "片", "粒", "袋", "瓶", "支", "毫升", "公里", "千米", "公斤", "千克", "毫克", "摄氏度",
+    "日", "册",
 )  # fmt: skip
 """Classifiers and units a Chinese numeral stands before (`五十毫升` is `50毫升`); no
 one-character unit that also ends words (`统一升级` is no `统1升`)."""
 
 
-_COUNTERS = frozenset("个名位家项次台条人种份张层级款部座所门节篇本件只头批轮组道片粒袋瓶支")
+_COUNTERS = frozenset("个名位家项次台条人种份张层级款部座所门节篇本件只头批轮组道片粒袋瓶支册")
 """Chinese classifiers that are no unit of measure: what is counted."""
 
 
@@ -142,6 +143,8 @@ def normalize_zh(text: str) -> str:
         text = _HALF_OF.sub("50% ", text)
     if "nothing" in text or "no c" in text or "ничего не" in text:
         text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
+    if "o " in text:
+        text = _NO_SUBJECT_MAY.sub(_subject_may_not, text)
     if not has_cjk(text):
         return text
 
@@ -169,6 +172,8 @@ def normalize_zh(text: str) -> str:
         text = _ZH_CLOCK_RANGE.sub(_zh_clock_range, text)
         text = _ZH_CLOCK_OF_DAY.sub(_zh_clock, text)
         text = _ZH_CLOCK.sub(_zh_clock, text)
+    if ":" in text or "：" in text:
+        text = _ZH_COLON_CLOCK.sub(_zh_clock, text)
     if "成" in text or "一半" in text:
         text = _ZH_TENTHS.sub(lambda m: f"{_fmt(10 * (zh_number(m.group(1)) or 0))}%", text)
         text = text.replace("一半", "50%")
@@ -205,12 +210,33 @@ _ZH_CLOCK = re.compile(
 )
 """`下午五点`, `早上七点半`, `9点`: a Chinese time of day (not `快一点`: only before 到/前/后 or
 a clause end)."""
+_ZH_COLON_CLOCK = re.compile(
+    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间)\s?(\d{1,2})()[:：]([0-5]\d)(?!\d)"
+)
+"""`下午6:00`: a clock time in digits with the part of the day before it (`18:00`)."""
 _ZH_CLOCK_OF_DAY = re.compile(
     r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间|午夜)"
     r"([零〇一二三四五六七八九十两]{1,3}|\d{1,2})点"
     r"(半|零?([零〇一二三四五六七八九十]{1,3}|\d{1,2})分)?"
 )
 """`下午6点关门`: with the part of the day before it, `点` is a time whatever follows."""
+_NO_SUBJECT_MAY = re.compile(
+    r"(?<![\w-])([Nn])o ([a-z]+) (may|can|shall|must|will|is allowed to|are allowed to)(?![\w-])"
+)
+"""`No engineer may be scheduled for more than 2 shifts` says what `an engineer may not be
+scheduled for more than 2 shifts` says: the negation governs the predicate and its bound."""
+
+
+def _subject_may_not(m: re.Match[str]) -> str:
+    noun, modal = m.group(2), m.group(3)
+    subject = noun if noun == "one" else ("an " if noun[0] in "aeiou" else "a ") + noun
+    if m.group(1) == "N":
+        subject = subject[0].upper() + subject[1:]
+    if modal.endswith("allowed to"):
+        return f"{subject} {modal.split()[0]} not allowed to"
+    return f"{subject} {modal} not"
+
+
 _HALF_OF = re.compile(
     r"(?<![\w-])(?:[Hh]alf\s+(?:of\s+)?(?=(?:the|its|their|your|his|her|our|this|that|these|those|"
     r"all)\s)|[Пп]оловин[аеуы]\s+(?!(?:часа|дня|суток|года|месяца|недели|срока|пути|ночи)\b))"
@@ -679,8 +705,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                 out.append(Quantity(_fmt(value * scale), unit, text[m.start() : end].strip()))
                 continue
         unit, end, scale = _unit_at(lowered, m.end())
-        if unit is None and word in _TIMES_WORDS:
-            unit = "x"  # `дважды`, `twice`: a count of times, as `2 раза` is
+        if word in _TIMES_WORDS:
+            # `дважды`, `twice`: a count of times, as `2 раза` is; a unit after it is the period
+            # the times fall in (`twice a month`), read on its own, not two months
+            unit, end, scale = "x", m.end(), 1
         if value is None:
             bounded = word in ONE_WORDS and _BOUND_BEFORE_ONE.search(lowered, 0, m.start())
             if word in SCALES or (unit is None and not bounded):
@@ -823,6 +851,9 @@ _BOUND_BEFORE_ONE = re.compile(
 _NUMBER_JOIN = re.compile(r"(?:\s+and\s+|[\s-]+)([^\W\d_]+)")
 
 
+_AND_A_HALF = re.compile(r"\s+(?:с половиной|and a half)(?![\w-])")
+
+
 def _compound(lowered: str, end: int, value: float) -> tuple[float, int]:
     """(value, end) of a number word and the words that complete it: tens and units
     (`twenty-five`, `пятьдесят девять`), hundreds and the rest (`двести пятьдесят`,
@@ -830,7 +861,8 @@ def _compound(lowered: str, end: int, value: float) -> tuple[float, int]:
     while True:
         m = _NUMBER_JOIN.match(lowered, end)
         if m is None:
-            return value, end
+            half = _AND_A_HALF.match(lowered, end)  # `две с половиной тысячи`, `two and a half`
+            return (value + 0.5, half.end()) if half is not None else (value, end)
         word = m.group(1)
         nxt = EN_NUMBERS.get(word) or RU_NUMBERS.get(word) or (1 if word in ONE_WORDS else None)
         if word == "hundred" and 1 <= value <= 9:
@@ -841,7 +873,8 @@ def _compound(lowered: str, end: int, value: float) -> tuple[float, int]:
         ):
             value, end = value + nxt, m.end()
         else:
-            return value, end
+            half = _AND_A_HALF.match(lowered, end)
+            return (value + 0.5, half.end()) if half is not None else (value, end)
 
 
 def _with_currency(text: str, q: Quantity) -> Quantity:
@@ -899,7 +932,7 @@ _PHRASE_QUANTITY = re.compile(
     + r")(?![\w-])"
 )
 _ARTICLE_UNIT = re.compile(
-    r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|after|than|over|up to|about)\s+"
+    r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|times|after|than|over|up to|about)\s+"
     r"((?:a|an|one)\s+([a-z]+))(?![\w-])"
 )
 """`within a week`, `once a day`, `for an hour`: the article counts one of the unit."""

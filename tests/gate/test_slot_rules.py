@@ -1589,3 +1589,105 @@ def test_ninth_round_rules_and_their_guards(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
+
+
+# The tenth round (`rules-3.6`): false accepts and false contradictions of held-out set 11,
+# and the number readings behind them; each rule with a case it must leave alone.
+TENTH_ROUND = [
+    # `полутора` is 1.5 in every case but the nominative
+    ("Пособие выплачивают до 18 месяцев.", "Пособие выплачивается до полутора лет.", "ru",
+     "entailed"),
+    ("Пособие выплачивают до 20 месяцев.", "Пособие выплачивается до полутора лет.", "ru",
+     "insufficient"),
+    # `за исключением` is a preposition (`except`), no `исключить` opposing `включить`
+    ("Время отпуска включается в общий трудовой стаж.",
+     "Время отпуска засчитывается в общий трудовой стаж, за исключением стажа, дающего право на "
+     "отпуск.", "ru", "insufficient"),
+    ("Время отпуска исключается из общего трудового стажа.",
+     "Время отпуска включается в общий трудовой стаж.", "ru", "contradicted"),
+    # a day named relative to an event is another day than the event's
+    ("Гостевой пропуск можно заказать в день визита до 18:00.",
+     "Гостевой пропуск заказывают не позднее 18:00 рабочего дня, предшествующего визиту.", "ru",
+     "insufficient"),
+    ("Гостевой пропуск заказывают до 18:00 рабочего дня, предшествующего визиту.",
+     "Гостевой пропуск заказывают не позднее 18:00 рабочего дня, предшествующего визиту.", "ru",
+     "entailed"),
+    # a negation in a `…的` subject is not the rule's own: `除非Y，否则…不X` reads as `除Y外，…不X`
+    ("除非遇到紧急情况，否则没有按时提交申请的，人力资源部不会办理休假手续。",
+     "除紧急情况外，未按期提交申请的，人力资源部不予办理休假手续。", "zh", "insufficient"),
+    ("没有按时提交申请的，人力资源部也会办理休假手续。",
+     "除紧急情况外，未按期提交申请的，人力资源部不予办理休假手续。", "zh", "contradicted"),
+    # `下午6:00` is 18:00; `十日`, `十册` are counts as `10日`, `10册` are
+    ("工作日的接待时间是上午八点半到下午六点。", "工作日访客接待时间为上午8:30至下午6:00。", "zh",
+     "entailed"),
+    ("员工可以在10日内申请复核。", "员工可以在十日内申请复核。", "zh", "entailed"),
+    ("每位读者最多可借12册。", "每位读者同时在借的图书不超过十册。", "zh", "contradicted"),
+    # a comparison with a thing, no number: its negation is compared as a bound's would be
+    ("单册滞纳金不会超过图书定价。", "单册滞纳金最多不超过图书定价。", "zh", "entailed"),
+    ("滞纳金超过图书定价。", "滞纳金不超过图书定价。", "zh", "contradicted"),
+    ("The fee can exceed the list price.", "The fee does not exceed the list price.", "en",
+     "contradicted"),
+    ("Штраф может превышать стоимость книги.", "Штраф не превышает стоимости книги.", "ru",
+     "contradicted"),
+    # 都 after an earlier clause naming every case or an exception agrees with it
+    ("除非是持有施工许可证的施工人员，访客都不能进入设备间。",
+     "除持有施工许可证的施工人员外，访客不得进入设备间。", "zh", "entailed"),
+    ("员工都可以申请临时扩容。", "近三十天内没有违规记录的员工可以申请临时扩容。", "zh",
+     "insufficient"),
+    # `twice a month` counts times in a month, not two months
+    ("Запись закрывается, если вы два раза за месяц не придёте.",
+     "Запись закрывается, если пациент дважды за месяц не пришёл.", "ru", "entailed"),
+    ("Запись закрывается, если вы три раза за месяц не придёте.",
+     "Запись закрывается, если пациент дважды за месяц не пришёл.", "ru", "contradicted"),
+    ("Take it twice a day.", "Take it two times a day.", "en", "entailed"),
+    ("Take it twice a week.", "Take it twice a day.", "en", "contradicted"),
+    # `если только … не` is `unless`: its `только` restricts nothing
+    ("Дубликат стоит пятьсот рублей, если только пропуск не сломался.",
+     "Дубликат стоит 500 рублей, кроме случаев, когда пропуск сломался.", "ru", "entailed"),
+    ("Дубликат стоит пятьсот рублей, если пропуск сломался.",
+     "Дубликат стоит 500 рублей, кроме случаев, когда пропуск сломался.", "ru", "insufficient"),
+    # `с половиной`, `and a half`
+    ("Суточные составляют две с половиной тысячи рублей в день.",
+     "Суточные составляют 2 500 рублей в день.", "ru", "entailed"),
+    ("The session lasts three and a half hours.", "The session lasts 2.5 hours.", "en",
+     "contradicted"),
+    # a negation passes over `eligible` to what it denies
+    ("Contractors are eligible for paid parental leave.",
+     "Contractors and interns are not eligible for paid parental leave.", "en", "contradicted"),
+    ("Contractors are not eligible for paid parental leave.",
+     "Contractors and interns are not eligible for paid parental leave.", "en", "entailed"),
+    # `one` before a noun the evidence counts with another number
+    ("A request to the export endpoint counts as just one request against the quota.",
+     "Requests to the export endpoint count as 10 requests each against the quota.", "en",
+     "insufficient"),
+    ("Each user can open one ticket.", "Each user can open one ticket per day.", "en",
+     "entailed"),
+    # `No X may …` is `X may not …`: the negation governs the bound
+    ("You can't be scheduled for more than two shifts in any six-week period.",
+     "No engineer may be scheduled for more than 2 shifts in any 6-week period.", "en",
+     "entailed"),
+    ("Engineers can be scheduled for more than two shifts in a six-week period.",
+     "No engineer may be scheduled for more than 2 shifts in any 6-week period.", "en",
+     "contradicted"),
+    # an outcome is no paraphrase of a process; a word after a determiner is a noun
+    ("Quota increases are approved within 3 business days.",
+     "Quota increases are reviewed by the Developer Relations team within 3 business days.", "en",
+     "insufficient"),
+    ("The on-call stipend depends on how many pages an engineer receives.",
+     "Engineers receive an on-call stipend of 400 euros per shift, regardless of the number of "
+     "pages.", "en", "insufficient"),
+    # `X, but Y …`: a claim joining the first clause's predicate to the second's thing
+    ("On flights of 6 hours or longer, employees may book business class.",
+     "For flights of 6 hours or longer, employees may book premium economy, but business class "
+     "requires approval from a Vice President.", "en", "insufficient"),
+    ("On flights of 6 hours or longer, employees may book premium economy.",
+     "For flights of 6 hours or longer, employees may book premium economy, but business class "
+     "requires approval from a Vice President.", "en", "entailed"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), TENTH_ROUND)
+def test_tenth_round_rules_and_their_guards(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
