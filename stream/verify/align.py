@@ -2481,8 +2481,10 @@ def _opposed_in_focus(claim: str, focus: str) -> list[RiskSignal]:
     """A direction word of the claim whose antonym the clause it rests on states, and the
     claim does not (`ice sheets have increased` where the clause says `decreased`, next to
     an `increase` elsewhere in it): the claim may have swapped them."""
+    # bound phrases are compared as bounds (`at most` is no antonym of `at least` there)
+    claim = _BOUND_MASK.sub(" ", claim)
     claim_words = sorted({w.lower() for w in _WORD.findall(claim)})  # sorted: same output
-    said = _EXCEPT_PHRASE.sub(" ", focus)
+    said = _BOUND_MASK.sub(" ", _EXCEPT_PHRASE.sub(" ", focus))
     focus_words = sorted({w.lower() for w in _WORD.findall(said)} - set(claim_words))
     if not focus_words:
         return []

@@ -576,7 +576,8 @@ def _in_de_subject(text: str, at: int) -> bool:
 
 
 def _slots(text: str) -> Slots:
-    lowered = text.lower().replace("’", "'")
+    # `no one` is `nobody` (the same length: positions stay), one negation of what follows
+    lowered = text.lower().replace("’", "'").replace("no one", "nobody").replace("no-one", "nobody")
     conditions, masked, where = _condition_scan(lowered)
     conditions = dict(conditions)  # the scan is cached: never change its result
     clauses = _clauses(masked, lowered) if conditions else []
@@ -592,6 +593,8 @@ def _slots(text: str) -> Slots:
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
     if _NOT_ONLY.search(masked):
         masked = _NOT_ONLY.sub(lambda m: " " * len(m.group()), masked)  # additive, no negation
+    if "no matter" in masked:
+        masked = masked.replace("no matter", " " * len("no matter"))  # `regardless`: no negation
     if "только" in masked:
         # `если только пропуск не сломался` is `unless it broke`: no `only` of its own
         masked = _IF_ONLY_NOT.sub(lambda m: m.group(1) + " " * len(m.group(2)), masked)

@@ -1183,7 +1183,8 @@ class WordClass:
 
 NEGATION = WordClass.of(
     "not, no, never, none, nobody, nothing, neither, nor, cannot, can't, don't, doesn't, "
-    "didn't, isn't, aren't, wasn't, weren't, won't, without, "
+    "didn't, isn't, aren't, wasn't, weren't, won't, hasn't, haven't, hadn't, shouldn't, "
+    "couldn't, wouldn't, mustn't, without, "
     "prohibited, forbidden, banned, disallowed, prohibition, "
     "не, нет, ни, никогда, ничего, никто, нельзя, невозможно, без, запрет, "
     "запрещено, запрещен, запрещён, запрещена, запрещены, запрещается, запрещаются, "

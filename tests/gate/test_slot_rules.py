@@ -1683,6 +1683,18 @@ TENTH_ROUND = [
     ("On flights of 6 hours or longer, employees may book premium economy.",
      "For flights of 6 hours or longer, employees may book premium economy, but business class "
      "requires approval from a Vice President.", "en", "entailed"),
+    # `at most` and `at least` are bounds, compared as bounds, not antonyms
+    ("You can divide your leave into at most two blocks, and each one has to last two weeks or "
+     "more.", "Leave may be split into no more than two separate blocks, and each block must last "
+     "at least 2 weeks.", "en", "entailed"),
+    ("You can divide your leave into at least two blocks.",
+     "Leave may be split into no more than two separate blocks.", "en", "contradicted"),
+    # `hasn't` negates; `no one` is `nobody`
+    ("The primary has acknowledged the page.", "The primary hasn't acknowledged the page.", "en",
+     "contradicted"),
+    ("You can renew it once if nobody has reserved the item.",
+     "A loan can be renewed once, provided that no one else has reserved the item.", "en",
+     "entailed"),
 ]  # fmt: skip
 
 
