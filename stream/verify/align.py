@@ -749,6 +749,7 @@ def _comparison_flipped(claim: str, focus: str) -> list[RiskSignal]:
 
 
 def _may_compare(text: str) -> bool:
+    """A cheap test before the patterns: `text` has a comparative at all."""
     lowered = text.lower()
     return any(
         h in lowered
@@ -917,7 +918,7 @@ def _relative_day_dropped(claim: str, window: str) -> list[RiskSignal]:
     if said is None or _CLAIM_DAY.search(claim) is None or _DAY_RELATIVE_TO.search(claim):
         return []
     if _CLAIM_DAY.search(_DAY_RELATIVE_TO.sub(" ", window)):
-        return []  # the evidence names a plain day too (`в день окончания аренды`): the claim's
+        return []  # a plain day too (`в день окончания аренды`) may be the claim's
     return [RiskSignal(SignalCode.DATE_MISMATCH, f"{said.group()} (claim: none)")]
 
 
@@ -2187,8 +2188,9 @@ def _zh_place(word: str) -> bool:
 
 
 _CONTRAST_JOINS = frozenset({"а", "whereas", "but"})
-"""Joins that set two statements of the same kind side by side (`входящие бесплатны, а
-исходящие стоят 19 рублей`): the clauses are parallel whatever words they share."""
+"""Joins that set two statements side by side (`входящие бесплатны, а исходящие стоят 19
+рублей`, `may book premium economy, but business class requires approval`): the clauses are
+parallel whatever words they share."""
 _SEQUENCE_AFTER = re.compile(r"(?:потом|затем|после|также|тоже|ещё|еще|заодно|then)(?![\w-])")
 """`задушил, а потом обокрал`: `а` before a word of sequence or addition goes on with the same
 actor, it sets nothing against the clause before."""

@@ -566,6 +566,9 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 _ZH_CLAUSE_END = re.compile(r"[，,；;。！？]")
+_NO_ONE = re.compile(r"(?<![\w-])no[ -]one(?![\w-])")
+_NO_MATTER = re.compile(r"(?<![\w-])no matter(?![\w-])")
+"""`no matter how many`: `regardless of`, no negation."""
 
 
 def _in_de_subject(text: str, at: int) -> bool:
@@ -577,7 +580,7 @@ def _in_de_subject(text: str, at: int) -> bool:
 
 def _slots(text: str) -> Slots:
     # `no one` is `nobody` (the same length: positions stay), one negation of what follows
-    lowered = text.lower().replace("’", "'").replace("no one", "nobody").replace("no-one", "nobody")
+    lowered = _NO_ONE.sub("nobody", text.lower().replace("’", "'"))
     conditions, masked, where = _condition_scan(lowered)
     conditions = dict(conditions)  # the scan is cached: never change its result
     clauses = _clauses(masked, lowered) if conditions else []
@@ -594,7 +597,7 @@ def _slots(text: str) -> Slots:
     if _NOT_ONLY.search(masked):
         masked = _NOT_ONLY.sub(lambda m: " " * len(m.group()), masked)  # additive, no negation
     if "no matter" in masked:
-        masked = masked.replace("no matter", " " * len("no matter"))  # `regardless`: no negation
+        masked = _NO_MATTER.sub(lambda m: " " * len(m.group()), masked)  # `regardless`
     if "только" in masked:
         # `если только пропуск не сломался` is `unless it broke`: no `only` of its own
         masked = _IF_ONLY_NOT.sub(lambda m: m.group(1) + " " * len(m.group(2)), masked)
