@@ -723,7 +723,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                     out.append(q)
         for m in _ZH_FREQ.finditer(text):
             out.append(Quantity("1", UNITS[m.group(1)], m.group(0), frequency=True))
-    for m in re.finditer(rf"\b(?:{_PER_WORDS}|once an?)\s+([{_LETTER}]+)", lowered):
+    for m in re.finditer(rf"\b(?:{_PER_WORDS}|once an?)(?:\s+|(?<=per)-)([{_LETTER}]+)", lowered):
         unit = UNITS.get(m.group(1))
         if unit in FREQUENCY_UNITS:
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))

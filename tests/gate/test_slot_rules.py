@@ -1689,6 +1689,13 @@ TENTH_ROUND = [
      "at least 2 weeks.", "en", "entailed"),
     ("You can divide your leave into at least two blocks.",
      "Leave may be split into no more than two separate blocks.", "en", "contradicted"),
+    # `per-minute` is a rate as `per minute` is
+    ("Exceeding the daily quota makes the API return HTTP 429.",
+     "When a key exceeds its per-minute limit, the API returns HTTP status 429.", "en",
+     "contradicted"),
+    ("Exceeding the per-minute limit makes the API return HTTP 429.",
+     "When a key exceeds its per-minute limit, the API returns HTTP status 429.", "en",
+     "entailed"),
     # `hasn't` negates; `no one` is `nobody`
     ("The primary has acknowledged the page.", "The primary hasn't acknowledged the page.", "en",
      "contradicted"),
