@@ -565,7 +565,6 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-_ZH_CLAUSE_END = re.compile(r"[，,；;。！？]")
 _NO_ONE = re.compile(r"(?<![\w-])no[ -]one(?![\w-])")
 _NO_MATTER = re.compile(r"(?<![\w-])no matter(?![\w-])")
 """`no matter how many`: `regardless of`, no negation."""
@@ -574,7 +573,7 @@ _NO_MATTER = re.compile(r"(?<![\w-])no matter(?![\w-])")
 def _in_de_subject(text: str, at: int) -> bool:
     """The word at `at` stands in a Chinese `…的` phrase that ends its clause
     (`没有按时提交申请的，`): a subject (`those who …`), not the clause's predicate."""
-    end = _ZH_CLAUSE_END.search(text, at)
+    end = _ZH_CLAUSE_BREAK.search(text, at)
     return end is not None and text[: end.start()].rstrip().endswith("的")
 
 

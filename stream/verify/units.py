@@ -857,12 +857,11 @@ _AND_A_HALF = re.compile(r"\s+(?:с половиной|and a half)(?![\w-])")
 def _compound(lowered: str, end: int, value: float) -> tuple[float, int]:
     """(value, end) of a number word and the words that complete it: tens and units
     (`twenty-five`, `пятьдесят девять`), hundreds and the rest (`двести пятьдесят`,
-    `one hundred and twenty`)."""
+    `one hundred and twenty`), and a half after them (`две с половиной`)."""
     while True:
         m = _NUMBER_JOIN.match(lowered, end)
         if m is None:
-            half = _AND_A_HALF.match(lowered, end)  # `две с половиной тысячи`, `two and a half`
-            return (value + 0.5, half.end()) if half is not None else (value, end)
+            break
         word = m.group(1)
         nxt = EN_NUMBERS.get(word) or RU_NUMBERS.get(word) or (1 if word in ONE_WORDS else None)
         if word == "hundred" and 1 <= value <= 9:
@@ -873,8 +872,9 @@ def _compound(lowered: str, end: int, value: float) -> tuple[float, int]:
         ):
             value, end = value + nxt, m.end()
         else:
-            half = _AND_A_HALF.match(lowered, end)
-            return (value + 0.5, half.end()) if half is not None else (value, end)
+            break
+    half = _AND_A_HALF.match(lowered, end)  # `две с половиной тысячи`, `two and a half`
+    return (value + 0.5, half.end()) if half is not None else (value, end)
 
 
 def _with_currency(text: str, q: Quantity) -> Quantity:
@@ -918,11 +918,9 @@ _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "квартала": ("3", "mo"), "четверть часа": ("15", "min"), "четверти часа": ("15", "min"),
     "a quarter of an hour": ("15", "min"), "quarter of an hour": ("15", "min"),
     "двое суток": ("2", "d"), "трое суток": ("3", "d"), "четверо суток": ("4", "d"),
-    "полтора часа": ("1.5", "h"), "полутора часов": ("1.5", "h"),
     "an hour and a half": ("1.5", "h"), "one and a half hours": ("1.5", "h"),
     "three quarters of an hour": ("45", "min"), "three-quarters of an hour": ("45", "min"),
-    "полсуток": ("0.5", "d"), "полутора суток": ("1.5", "d"), "полторы недели": ("1.5", "wk"),
-    "полутора метров": ("1.5", "m"), "полутора метра": ("1.5", "m"), "полтора метра": ("1.5", "m"),
+    "полсуток": ("0.5", "d"),
 }  # fmt: skip
 PHRASE_AMOUNTS = tuple(_PHRASE_VALUES)
 """Amounts written as a phrase (`четверть часа`, `half an hour`)."""
