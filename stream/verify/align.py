@@ -61,7 +61,14 @@ from stream.verify.slots import (
     slots_of,
 )
 from stream.verify.text import split_sentences
-from stream.verify.tokens import EN_STOP, RU_STOP, ZH_STOP_CHARS, number_token, token_spans
+from stream.verify.tokens import (
+    EN_STOP,
+    RU_STOP,
+    ZH_STOP_CHARS,
+    number_token,
+    token_spans,
+    tokens,
+)
 from stream.verify.units import (
     AFTER,
     BEFORE,
@@ -1304,6 +1311,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += found
     states_other += [o for o in opposed if not _converse_order(o, claim_n, focus)]
     clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
+    c_bounds = bounds(claim_n) if c_quantities else {}
     c_parts = [c for c in _CLAUSE_SPLITS[2].split(claim_n) if c.strip()]
     for q in c_quantities:
         others = tuple(o for o in c_quantities if o is not q)
@@ -1328,7 +1336,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 )
             )
             continue
-        found_in = _clause_of(q, sentences, q_keys, others)
+        found_in = _clause_of(q, sentences, q_keys, others, claim_bounds=c_bounds)
         if found_in is None:
             continue
         amounts = found_in[1]
@@ -1338,7 +1346,6 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             )
             mismatches.append(signal)
             states_other.append(signal)
-    c_bounds = bounds(claim_n) if c_quantities else {}
     e_bounds = (ev.get(bounds) if whole else bounds(focus)) if c_bounds else {}
     focus_bounds = e_bounds
     if c_bounds:
@@ -1388,9 +1395,18 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             )
             mismatches.append(signal)
             in_focus = bound | focus_bounds.get(number, frozenset())
-            if {"upper", "lower"} <= kinds | bound and "exact" not in kinds | in_focus:
+            stated = (ev.get(bounds) if sentences is window_n else bounds(sentences)).get(
+                number, frozenset()
+            )
+            if (
+                {"upper", "lower"} <= kinds | bound
+                and "exact" not in kinds | in_focus
+                and not kinds <= stated
+            ):
                 # at least 5 for no more than 5; not where the focus also states the number
-                # plainly (`不足2元的，按2元收取`: under 2 yuan, 2 yuan is charged — a minimum)
+                # plainly (`不足2元的，按2元收取`: under 2 yuan, 2 yuan is charged — a minimum),
+                # nor where its sentence bounds the number both ways, one case per clause
+                # (`超过30公斤者…；不超过30公斤者…`): which clause the claim rests on is open
                 states_other.append(signal)
     paired = _time_range_pairs(claim_n, window_n)
     mismatches += paired
@@ -1399,7 +1415,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_qualifier(claim_n, focus, c_quantities)
     mismatches += _dropped_cap(claim_n, focus, clause_keys)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
-    mismatches += _mixed_clauses(claim_n, sentences, clause_keys)
+    mismatches += _mixed_clauses(claim_n, sentences, clause_keys) or _bound_mixed(
+        claim_n, sentences, clause_keys
+    )
     if not any(m.code is SignalCode.NEGATION_MISMATCH for m in mismatches):
         # the slots name the clash where they see the prohibition (禁止吸烟 as 不能吸烟)
         prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
@@ -1801,12 +1819,15 @@ def _clause_of(
     claim_keys: frozenset[str],
     others: tuple[Quantity, ...] = (),
     margin: float | None = None,
+    claim_bounds: dict[str, frozenset[str]] | None = None,
 ) -> tuple[str, tuple[Quantity, ...]] | None:
     """In a sentence that lists amounts of one kind for several things (`24 months for the
     vacuum, 12 for the battery`; 超过30公斤者…；不超过30公斤者…), the clause about what the
     claim talks about, with its amounts; None when the sentence has no such list or it is
     unclear which clause the claim is about. A clause is about the claim when the words only
-    it has are the claim's, and when it states the claim's other amounts."""
+    it has are the claim's, and when it states the claim's other amounts — an amount every
+    clause states, with the bound only it gives that amount (`over 30 kg` of `30 kg or less
+    …, over 30 kg …`)."""
     for split in _CLAUSE_SPLITS:
         clauses = [c for c in split.split(focus) if c.strip()]
         candidates = []
@@ -1865,7 +1886,10 @@ def _clause_of(
                 o
                 for o in others
                 if any(same_amount(o, e) for e in stated_in[i])
-                and not all(any(same_amount(o, e) for e in es) for es in stated_in)
+                and (
+                    not all(any(same_amount(o, e) for e in es) for es in stated_in)
+                    or _bound_tells(o, i, candidates, claim_bounds)
+                )
             ]
             scored.append((share + len(stated), c, amounts))
         scored.sort(key=lambda t: t[0], reverse=True)
@@ -1874,6 +1898,21 @@ def _clause_of(
             return scored[0][1], scored[0][2]
         return None
     return None
+
+
+def _bound_tells(
+    amount: Quantity,
+    i: int,
+    candidates: list[tuple[str, tuple[Quantity, ...]]],
+    claim_bounds: dict[str, frozenset[str]] | None,
+) -> bool:
+    """Clause `i` alone bounds `amount` as the claim does (`over 30 kg` in `30 kg or less …,
+    over 30 kg …`): the amount every clause states tells them apart by its bound."""
+    mine = (claim_bounds or {}).get(f"#{amount.value}")
+    if not mine or "exact" in mine:
+        return False
+    kinds = [bounds(c).get(f"#{amount.value}", frozenset()) for c, _ in candidates]
+    return kinds[i] == mine and all(k != mine for j, k in enumerate(kinds) if j != i)
 
 
 _ELLIPSIS_DASH = re.compile(r"\s[—–]\s")
@@ -2257,6 +2296,49 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
                         f"{joiner.join(sorted(taken_a))} (evidence: {clauses[i].strip()})"
                     )
                     return [RiskSignal(SignalCode.CLAUSES_MIXED, detail)]
+    return []
+
+
+def _amount_words(text: str) -> set[str]:
+    """The numbers of `text` as tokens (`#1`, `one`): what a clause states besides its words."""
+    return {t for t in tokens(text) if t.startswith("#") or t in _NUMBER_WORDS}
+
+
+_BOUND_CLAUSES = re.compile(r"[,;，；]|\s(?:and|but|while|whereas|и|а|но)\s")
+
+
+def _bound_mixed(claim: str, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """A claim that takes its bound on an amount from one clause and other words from the
+    clause that bounds the same amount otherwise (`children over 30 kg take half a tablet` for
+    `children of 30 kg or less take half a tablet, and children over 30 kg take one tablet`):
+    the bound says which clause the claim is about, and that clause says something else."""
+    mine = {n: k for n, k in bounds(normalize_zh(claim)).items() if "exact" not in k}
+    if not mine:
+        return []
+    for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", sentences):
+        clauses = [c for c in _BOUND_CLAUSES.split(sentence) if c and c.strip()]
+        if len(clauses) < 2:
+            continue
+        kinds = [bounds(normalize_zh(c)) for c in clauses]
+        for number, wanted in mine.items():
+            stating = [i for i, k in enumerate(kinds) if number in k]
+            ours = [i for i in stating if kinds[i][number] == wanted]
+            theirs = [i for i in stating if kinds[i][number] != wanted]
+            if len(ours) != 1 or len(theirs) != 1:
+                continue
+            j, i = ours[0], theirs[0]
+            words_i, words_j = set(_clause_words(clauses[i])), set(_clause_words(clauses[j]))
+            taken = {w for w in words_i - words_j if _in_claim(w, claim, claim_keys)}
+            left = {w for w in words_j - words_i if not _in_claim(w, claim, claim_keys)}
+            left |= _amount_words(clauses[j]) - _amount_words(clauses[i]) - _amount_words(claim)
+            if taken and left:
+                joiner = "、" if has_cjk(claim) else ", "
+                said = "/".join(sorted(wanted))
+                detail = (
+                    f"{said} {number[1:]} (evidence: {clauses[j].strip()}); "
+                    f"{joiner.join(sorted(taken))} (evidence: {clauses[i].strip()})"
+                )
+                return [RiskSignal(SignalCode.CLAUSES_MIXED, detail)]
     return []
 
 
