@@ -1715,22 +1715,38 @@ def test_tenth_round_rules_and_their_guards(
 ELEVENTH_ROUND = [
     # a sentence that bounds one number both ways, one case per clause, leaves open which
     # clause a claim rests on: no contradiction ...
-    ("体重不超过30公斤的2至12岁儿童，每次服用半片，每天一次。",
-     "2至12岁儿童体重超过30公斤者，一次1片，一日1次；体重不超过30公斤者，一次半片，一日1次。", "zh",
-     "insufficient"),
+    (
+        "体重不超过30公斤的2至12岁儿童，每次服用半片，每天一次。",
+        "2至12岁儿童体重超过30公斤者，一次1片，一日1次；体重不超过30公斤者，一次半片，一日1次。",
+        "zh",
+        "insufficient",
+    ),
     # ... where a sentence bounding it one way still contradicts the other bound
-    ("体重不超过30公斤的儿童，每次服用一片。", "体重超过30公斤的儿童，每次服用一片。", "zh",
-     "contradicted"),
+    (
+        "体重不超过30公斤的儿童，每次服用一片。",
+        "体重超过30公斤的儿童，每次服用一片。",
+        "zh",
+        "contradicted",
+    ),
     # the claim's bound names the clause it is about; words of the other clause are mixed in
-    ("Children over 30 kg take half a tablet.",
-     "Children of 30 kg or less take half a tablet, and children over 30 kg take one tablet.",
-     "en", "insufficient"),
-    ("Children over 30 kg take one tablet.",
-     "Children of 30 kg or less take half a tablet, and children over 30 kg take one tablet.",
-     "en", "entailed"),
-    ("Parcels over 2 kg cost 5 euros to ship.",
-     "Parcels up to 2 kg ship for 3 euros, while parcels over 2 kg cost 5 euros.", "en",
-     "entailed"),
+    (
+        "Children over 30 kg take half a tablet.",
+        "Children of 30 kg or less take half a tablet, and children over 30 kg take one tablet.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Children over 30 kg take one tablet.",
+        "Children of 30 kg or less take half a tablet, and children over 30 kg take one tablet.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Parcels over 2 kg cost 5 euros to ship.",
+        "Parcels up to 2 kg ship for 3 euros, while parcels over 2 kg cost 5 euros.",
+        "en",
+        "entailed",
+    ),
 ]
 
 
