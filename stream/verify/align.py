@@ -1415,6 +1415,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_qualifier(claim_n, focus, c_quantities)
     mismatches += _dropped_cap(claim_n, focus, clause_keys)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
+    mismatches += _dropped_condition_part(claim_n, sentences, clause_keys)
     mismatches += _mixed_clauses(claim_n, sentences, clause_keys) or _bound_mixed(
         claim_n, sentences, clause_keys
     )
@@ -2175,6 +2176,41 @@ def _dropped_zh_condition(
         if missing:
             detail = f"{condition} (claim: none of {', '.join(dict.fromkeys(missing))})"
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
+    return out
+
+
+_IF = re.compile(r"(?:^|[,:]\s*|\s)(?:if|when|если|когда)\s+([^,;.!?]+)", re.IGNORECASE)
+"""An English or Russian condition clause, to the next comma: what a statement is made for."""
+_OR = re.compile(r"\s(?:or|или|либо)\s", re.IGNORECASE)
+_AND = re.compile(r"\s(?:and|и)\s", re.IGNORECASE)
+
+
+def _dropped_condition_part(
+    claim: str, sentences: str, claim_keys: frozenset[str]
+) -> list[RiskSignal]:
+    """A requirement of an `if`/`если` condition left out of a claim that keeps the rest
+    (`если вы не пришли на занятие, запись заблокируют` for `если участник не пришёл на
+    занятие и не отменил запись, …`): the claim makes one of two required conditions enough.
+    A condition of cases (`if it is lost or stolen`) may be kept in one of them."""
+    if has_cjk(claim) or not _IF.search(claim):
+        return []
+    out: list[RiskSignal] = []
+    for m in _IF.finditer(sentences):
+        condition = m.group(1)
+        if _OR.search(condition):
+            continue  # cases, not requirements: a claim may keep one of them
+        parts = [_clause_words(p) for p in _AND.split(condition)]
+        kept = [sum(_in_claim(w, claim, claim_keys) for w in p) for p in parts]
+        dropped = [p for p, k in zip(parts, kept, strict=True) if len(p) >= 2 and k * 2 <= len(p)]
+        if (
+            len(parts) < 2
+            or not dropped
+            or not any(k * 2 > len(p) for p, k in zip(parts, kept, strict=True))
+        ):
+            continue  # one requirement, or none of them the claim's
+        missing = [w for p in dropped for w in p if not _in_claim(w, claim, claim_keys)]
+        detail = f"{condition.strip()} (claim: none of {', '.join(dict.fromkeys(missing))})"
+        out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
     return out
 
 

@@ -1713,6 +1713,36 @@ def test_tenth_round_rules_and_their_guards(
 
 
 ELEVENTH_ROUND = [
+    # a claim keeping one of two required conditions makes it enough
+    (
+        "Если вы не пришли на занятие, онлайн-запись для вас заблокируют на 7 дней.",
+        "Если участник не пришёл на занятие и не отменил запись, онлайн-запись для него "
+        "блокируется на 7 дней.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "If you miss a class, your booking is suspended for 7 days.",
+        "If a member misses a class and does not cancel the booking, online booking is "
+        "suspended for 7 days.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "If a member misses a class and does not cancel the booking, online booking is "
+        "suspended for seven days.",
+        "If a member misses a class and does not cancel the booking, online booking is "
+        "suspended for 7 days.",
+        "en",
+        "entailed",
+    ),
+    # ... where one case of several may be kept
+    (
+        "If your card is lost, it is blocked within one hour.",
+        "If a card is lost or stolen, it is blocked within one hour.",
+        "en",
+        "entailed",
+    ),
     # a sentence that bounds one number both ways, one case per clause, leaves open which
     # clause a claim rests on: no contradiction ...
     (
