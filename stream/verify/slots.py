@@ -984,6 +984,8 @@ _RU_LIGHT_PASSIVES = frozenset(
     выполняется выполняются""".split()
 )
 """Light verbs of a Russian nominalised rule: the noun carries the action."""
+_PASSIVE_PROHIBITIONS = frozenset({"prohibited", "forbidden", "banned", "disallowed"})
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _PREDICATIVE_NEGATIONS = frozenset(
     {"нельзя", "невозможно", "запрещено", "запрещается", "воспрещается"}
 )
@@ -1016,6 +1018,17 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
             continue
         ahead = words[i + 1 : i + 1 + _in_clause(text, found, i)]
         target = _targets(ahead)
+        if (
+            i
+            and words[i - 1].lower() in _BE
+            and (
+                word.lower() in _PASSIVE_PROHIBITIONS
+                or (ahead[:1] in (["allowed"], ["permitted"]) and ahead[1:2] != ["to"])
+            )
+        ):
+            # `eating and drinking are prohibited in the lab`, `smoking is not allowed here`:
+            # what is forbidden is the subject before the predicate, not the place after it
+            target = _targets(reversed(words[i - _in_clause_before(text, found, i) : i]))
         if not target:
             target = _targets(reversed(words[i - _in_clause_before(text, found, i) : i]))
             if word in _PREDICATIVE_NEGATIONS or (ahead and ahead[0] in _MODAL_WORDS):

@@ -1736,6 +1736,31 @@ ELEVENTH_ROUND = [
         "en",
         "entailed",
     ),
+    # what a passive prohibition forbids is its subject, as `is not allowed` does
+    (
+        "You are not allowed to eat, drink or apply cosmetics in the laboratory.",
+        "Eating, drinking and applying cosmetics are prohibited in the laboratory.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Smoking is not allowed on the premises.",
+        "Smoking is prohibited on the premises.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Smoking is allowed on the premises.",
+        "Smoking is prohibited on the premises.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Pets are not permitted in the rooms.",
+        "Pets are allowed in the rooms.",
+        "en",
+        "contradicted",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
