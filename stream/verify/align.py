@@ -2415,10 +2415,28 @@ def _unnegated_prohibition(claim: str, focus: str, claim_keys: frozenset[str]) -
             after = _clause_words(clause[at + len(m.group()) :])[:3]
             near = [*before, *after]
         hit = [w for w in near if _in_claim(w, claim, claim_keys)]
+        excepted = _EXCEPTION_AFTER.match(focus, m.end())
+        if (
+            excepted is not None
+            and _CLAIM_ONLY.search(claim)
+            and any(_in_claim(w, claim, claim_keys) for w in _clause_words(excepted.group(1)))
+        ):
+            # `допускается, только если это арендованный шкафчик` for `запрещено, за
+            # исключением арендованных шкафчиков`: the claim's restriction is the exception
+            continue
         if hit:
             detail = f"claim: none (evidence: {m.group()} {' '.join(near)})"
             return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
     return []
+
+
+_EXCEPTION_AFTER = re.compile(
+    r"[^.;!?。；！？]*?(?:(?<![\w-])(?:except|unless|за исключением|кроме|если только)"
+    r"(?![\w-])|除非|除)([^.;!?。；！？]*)",
+    re.IGNORECASE,
+)
+"""An exception the prohibition's sentence makes after it, and its words."""
+_CLAIM_ONLY = re.compile(r"(?<![\w-])(?:only|только|лишь)(?![\w-])|只有|只能|仅", re.IGNORECASE)
 
 
 _ZH_PARTY = frozenset("人者客户方员")
