@@ -1313,7 +1313,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
     c_bounds = bounds(claim_n) if c_quantities else {}
     c_parts = [c for c in _CLAUSE_SPLITS[2].split(claim_n) if c.strip()]
+    dated = _stated_date_numbers(claim_n, sentences) if c_quantities else frozenset()
     for q in c_quantities:
+        if q.unit is None and q.value in dated:
+            continue  # the day or year of a date the evidence states: compared as a date
         others = tuple(o for o in c_quantities if o is not q)
         q_keys = clause_keys
         part = next((c for c in c_parts if q.text in c), None)
@@ -1980,6 +1983,20 @@ def _dates(text: str) -> list[tuple[str, tuple[int, int, int]]]:
         day = int(m.group("d1") or m.group("d2") or 0)
         out.append((m.group(), (int(m.group("y1")), month, day)))
     return out
+
+
+def _stated_date_numbers(claim: str, sentences: str) -> frozenset[str]:
+    """Days and years of a claim's span of dates (`from 1 February 2026 until 15 May 2026`)
+    when the evidence states each of them whole, so that a bare `15` is not read against
+    another clause's amounts (`opens on 1 February 2026 and closes on 15 May 2026`). A claim
+    of one date is read against the clause it is about (`opens on 15 May 2026`)."""
+    claimed = _dates(claim)
+    if len(claimed) < 2:
+        return frozenset()
+    stated = {v for _, v in _dates(sentences)}
+    if not all(v in stated for _, v in claimed):
+        return frozenset()
+    return frozenset(str(n) for _, (y, _m, d) in claimed for n in (y, d) if n)
 
 
 def _dates_differ(claim: str, sentences: str) -> list[RiskSignal]:

@@ -1790,6 +1790,25 @@ ELEVENTH_ROUND = [
         "ru",
         "contradicted",
     ),
+    # a span of dates the evidence states in two clauses is no clash of its day numbers
+    (
+        "Registration is open from 1 February 2026 until 15 May 2026.",
+        "Registration opens on 1 February 2026 and closes on 15 May 2026.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Registration opens on 15 May 2026.",
+        "Registration opens on 1 February 2026 and closes on 15 May 2026.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Registration is open from 1 February 2026 until 25 May 2026.",
+        "Registration opens on 1 February 2026 and closes on 15 May 2026.",
+        "en",
+        "contradicted",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
