@@ -90,7 +90,20 @@ GUARANTEE = WordClass.of(
     "гарантирует, гарантированно, гарантировано, гарантия, всегда, несомненно, непременно, "
     "一定, 必然, 必定, 保证, 肯定, 绝对, 确保, 总是, 始终",
 )
-_FUTURE = WordClass.of("will, shall, будет, будут, станет, 会, 将, 将会")
+_HEDGE_NOUNS = frozenset({"plans", "attempts", "hopes", "wishes"})
+"""Hedge verbs that are as often plural nouns (`two membership plans`): a hedge only before
+an infinitive or an object (`plans to open`, `plans a new library`)."""
+_HEDGE_VERB_AFTER = {
+    w: re.compile(rf"(?<![\w-]){w}\s+(?:to|a|an|the|its|their|his|her|our|my|your)(?![\w-])")
+    for w in _HEDGE_NOUNS
+}
+_FUTURE = WordClass.of(
+    "will, shall, будет, будут, станет, 会, 将, 将会",
+    # words whose 会 or 将 is a meeting, a society or a member, not `will`
+    exclude="会员, 会籍, 会议, 会计, 会长, 会场, 会所, 会谈, 会见, 会面, 会诊, 会签, 会费, "
+    "机会, 社会, 大会, 协会, 学会, 委员会, 工会, 国会, 约会, 聚会, 宴会, 晚会, 开会, 体会, "
+    "误会, 理会, 将军, 将领",
+)
 STRICT = WordClass.of(
     "必须, 务必, 必需, 须, 一定要, обязательно, непременно, mandatory, compulsory",
     exclude="无须, 无需, 不须, 须知",
@@ -681,7 +694,7 @@ def _slots(text: str) -> Slots:
         conditions["except"] = conditions.pop("onlyif")
         negated = _without(negated, main[0])
     if "except" in conditions:
-        negated = (*negated, *_excepted(lowered))
+        negated = (*negated, *_excepted(lowered, conditions["except"]))
     wordset = _with_lemmas(words)
     freq_free = _mask(masked, _FREQUENCY_PHRASE) if _may_have(masked, _FREQUENCY_HEADS) else masked
     modality = {
@@ -732,7 +745,11 @@ def _slots(text: str) -> Slots:
         modality=modality,
         order=order,
         inference=tuple(INFERENCE.find(lowered, plain[1])),
-        hedge=tuple(HEDGE.find(masked, wordset))
+        hedge=tuple(
+            h
+            for h in HEDGE.find(masked, wordset)
+            if h not in _HEDGE_NOUNS or _HEDGE_VERB_AFTER[h].search(masked)
+        )
         + (("(question)",) if _QUESTION.search(text) else ()),
         future=next(iter(_FUTURE.find(masked, wordset)), ""),
         contrasted=_contrasted(negated, words),
@@ -1208,15 +1225,22 @@ def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozense
     return tuple((rank, word, target) for _, rank, word, target in found)
 
 
+_UNLESS_AS_EXCEPT = {
+    w: re.compile(rf"(?<![\w-]){w}(?![\w-])") for w in ("unless", "если только не", "除非")
+}
 _EXCEPTED = "⊄"
 """Marks a negation that an exception makes (`except on public holidays`)."""
 
 
-def _excepted(lowered: str) -> tuple[tuple[frozenset[str], str], ...]:
+def _excepted(lowered: str, word: str = "") -> tuple[tuple[frozenset[str], str], ...]:
     """What an exception (`except on public holidays`, `кроме выходных`, 除了周末) takes out:
-    a claim that asserts it states the opposite of the evidence."""
+    a claim that asserts it states the opposite of the evidence. A plain `unless` (`word`)
+    takes out what it names as `except` does (`unless you are a student` / `except
+    students`)."""
     out = []
-    for m in _EXCEPT_RE.finditer(lowered):
+    plain = _UNLESS_AS_EXCEPT.get(word)
+    found = [*_EXCEPT_RE.finditer(lowered), *(plain.finditer(lowered) if plain else ())]
+    for m in found:
         ahead = scan(lowered[m.end() : m.end() + 60])[2]
         target = _targets(ahead, n_words=3)
         if target:

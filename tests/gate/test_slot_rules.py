@@ -1809,6 +1809,46 @@ ELEVENTH_ROUND = [
         "en",
         "contradicted",
     ),
+    # 会 in 会员 is a member, not `will`
+    (
+        "会员卡自激活起有效期为一年，会员每天最多入场两次，每次停留不超过3小时。",
+        "会员卡自激活之日起生效，有效期为十二个月。会员每天最多可以入场两次，每次停留不超过3小时。",
+        "zh",
+        "entailed",
+    ),
+    ("会员每天最多会入场两次。", "会员每天最多可以入场两次。", "zh", "insufficient"),
+    # `plans` the noun hedges nothing; `plans to` does
+    (
+        "The Standard plan is 39 euros per month.",
+        "Riverside Fitness offers two membership plans, the Standard plan at 39 euros per month.",
+        "en",
+        "entailed",
+    ),
+    (
+        "The city will open a new library.",
+        "The city plans to open a new library.",
+        "en",
+        "insufficient",
+    ),
+    # a plain `unless` takes out what `except` does
+    (
+        "New members pay a joining fee of 25 euros unless they are students.",
+        "New members pay a joining fee of 25 euros, except students.",
+        "en",
+        "entailed",
+    ),
+    (
+        "New members pay a joining fee of 25 euros unless they are pensioners.",
+        "New members pay a joining fee of 25 euros, except students.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Flagged footage is deleted after 30 days.",
+        "Footage is deleted after 30 days unless it has been flagged.",
+        "en",
+        "insufficient",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
