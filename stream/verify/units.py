@@ -97,7 +97,7 @@ ZH_CLASSIFIERS = (
     "人", "种", "倍", "天", "年", "月", "周", "秒", "岁", "元", "份", "张", "层", "级", "款",
     "部", "座", "所", "门", "节", "篇", "本", "件", "只", "头", "批", "轮", "组", "款", "道",
     "片", "粒", "袋", "瓶", "支", "毫升", "公里", "千米", "公斤", "千克", "毫克", "摄氏度",
-    "日", "册",
+    "日", "册", "度",
 )  # fmt: skip
 """Classifiers and units a Chinese numeral stands before (`五十毫升` is `50毫升`); no
 one-character unit that also ends words (`统一升级` is no `统1升`)."""
@@ -149,7 +149,9 @@ def normalize_zh(text: str) -> str:
         return text
 
     def repl(m: re.Match[str]) -> str:
-        if m.group(2) == "一" and _ZH_ARTICLE.match(text, m.start(2)):
+        if m.group(2) == "一" and (
+            _ZH_ARTICLE.match(text, m.start(2)) or m.group(3) == "度"  # `一度`: at one time
+        ):
             return m.group(0)
         value = zh_number(m.group(2))
         if value is None:
@@ -168,6 +170,9 @@ def normalize_zh(text: str) -> str:
         text = text.replace("首次", "第1次")  # the first time, as `第一次` writes it
     if "倍" in text and "点" in text:
         text = _ZH_DECIMAL_TIMES.sub(_zh_decimal, text)
+    if "每晚" in text or "每早" in text:
+        # `每晚23点` is `每天晚上23点`: every day, at night
+        text = text.replace("每晚", "每天晚上").replace("每早", "每天早上")
     if "点" in text:
         text = _ZH_CLOCK_RANGE.sub(_zh_clock_range, text)
         text = _ZH_CLOCK_OF_DAY.sub(_zh_clock, text)

@@ -1849,6 +1849,21 @@ ELEVENTH_ROUND = [
         "en",
         "insufficient",
     ),
+    # `每晚23点` is `每天晚上23点`; `五十度` is `50度` (not `一度`, at one time)
+    ("宿舍楼大门每天晚上11点关闭。", "宿舍楼大门每晚23点关闭。", "zh", "entailed"),
+    ("宿舍楼大门每天晚上10点关闭。", "宿舍楼大门每晚23点关闭。", "zh", "insufficient"),
+    (
+        "每间宿舍每个月有五十度的免费用电额度。",
+        "每间宿舍每月的免费用电额度为50度。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "每间宿舍每个月有六十度的免费用电额度。",
+        "每间宿舍每月的免费用电额度为50度。",
+        "zh",
+        "contradicted",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
