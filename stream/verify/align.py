@@ -1126,7 +1126,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             digits = _NUMBER_HEAD.match(q.text)
             spans_ok.append((pos, pos + (digits.end() if digits else 0)))
             continue
-        if same:
+        if same and not (
+            q.unit is not None
+            and all(e.unit != q.unit for e in same)
+            and _beside_own_unit(q, window_n)
+        ):
+            # (not where the sentence with the number states amounts of the claim's own unit:
+            # `25 euros` is read against `15 euros`, not against the age in `drivers under 25`)
             signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(same)})")
             mismatches.append(signal)
             if any(clearly_different(q, e) for e in same if e.unit is not None):
@@ -1583,9 +1589,17 @@ def _governed(text: str, word: str) -> frozenset[str] | None:
     at = text.lower().find(word.lower())
     if at < 0:
         return None
-    # a Chinese order word follows what it governs (使用前); a preposition precedes it
-    seq = _sequence(text[:at])[-3:] if has_cjk(word) else _sequence(text[at + len(word) :])[:3]
+    # a Chinese order word follows what it governs (使用前); a preposition precedes it, and
+    # governs each of a coordination (`перед окончанием обучения или отчислением`)
+    if has_cjk(word):
+        seq = _sequence(text[:at])[-3:]
+    else:
+        after = re.split(r"[,;.!?]", text[at + len(word) :], maxsplit=1)[0]
+        seq = _sequence(after)[: 6 if _COORDINATED.search(after) else 3]
     return frozenset().union(*(k for _, k in seq))
+
+
+_COORDINATED = re.compile(r"\s(?:or|and|или|и|либо)\s", re.IGNORECASE)
 
 
 _AMOUNT_EDGE_CHARS = frozenset("每内后前以之上下左右约近第")
@@ -1983,6 +1997,20 @@ def _dates(text: str) -> list[tuple[str, tuple[int, int, int]]]:
         day = int(m.group("d1") or m.group("d2") or 0)
         out.append((m.group(), (int(m.group("y1")), month, day)))
     return out
+
+
+def _beside_own_unit(q: Quantity, window: str) -> bool:
+    """A sentence of the window states `q`'s number without `q`'s unit and another amount with
+    that unit (`Drivers under 25 pay a surcharge of 15 euros`): the number is something else."""
+    for sentence in _CLAUSE_SPLITS[0].split(window):
+        if q.value not in sentence:
+            continue
+        amounts = quantities(normalize_zh(sentence))
+        if any(e.value == q.value and e.unit != q.unit for e in amounts) and any(
+            e.unit == q.unit and e.value != q.value for e in amounts
+        ):
+            return True
+    return False
 
 
 def _stated_date_numbers(claim: str, sentences: str) -> frozenset[str]:

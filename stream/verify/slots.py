@@ -960,7 +960,11 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
     elliptic negation may apply to: `covers X but not damage` ~ `does not cover damage`)."""
     found: set[str] = set()
     n = 0
+    previous = ""
     for word in words:
+        after, previous = previous, word
+        if after in _NONE_HEADS and word in _NONE_ONE:
+            continue  # `ни одной комнаты`, `not a single room`: none, not a count of one
         if (
             word in _NEG_SKIP
             or word in NEGATION.words
@@ -978,6 +982,10 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
     return frozenset(found)
 
 
+_NONE_HEADS = frozenset({"ни", "single"})
+_NONE_ONE = frozenset(
+    {"один", "одна", "одно", "одной", "одного", "одному", "одним", "одну", "одном", "single"}
+)
 _NEGATED_LIST = re.compile(
     r"(?:\s+(?:be|been|is|are|get|ни|быть))?(?:\s+[^\W\d_]+(?:\s*,)?){1,4}?\s+(?:or|nor|или|ни)"
     r"(?:\s+(?:in|on|at|to|for|from|by|with|в|во|на|за|для))?\s+[^\W\d_]+(?:\s+[^\W\d_]+)?"
@@ -1372,7 +1380,12 @@ def compare(
             )
         ):
             opposite.append(signal)
-    out += _quantifiers(claim, evidence, claim_keys)
+    quantifiers = _quantifiers(claim, evidence, claim_keys)
+    out += quantifiers
+    if claim.exclusive:
+        # `only some residents` for `all residents`: the claim denies the rest the evidence
+        # names (`some` alone only says less)
+        opposite += [q for q in quantifiers if q.code is SignalCode.QUANTIFIER_MISMATCH]
     if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
         out.append(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")

@@ -1864,6 +1864,58 @@ ELEVENTH_ROUND = [
         "zh",
         "contradicted",
     ),
+    # an order word governs each of a coordination
+    (
+        "Подтвердить в библиотеке отсутствие задолженности студент должен после отчисления.",
+        "Перед окончанием обучения или отчислением студент должен подтвердить в библиотеке "
+        "отсутствие задолженности.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Unplug the device, then clean it.",
+        "Before cleaning or servicing the device, unplug it.",
+        "en",
+        "entailed",
+    ),
+    # `ни одной комнаты` is none, not a count of one; `only some` denies the rest of `all`
+    (
+        "На третьем этаже нет ни одной комнаты, оборудованной для студентов.",
+        "Некоторые комнаты на третьем этаже оборудованы для студентов.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Инструктаж обязателен только для некоторых проживающих.",
+        "Все проживающие обязаны пройти инструктаж.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Some residents must attend the fire safety briefing.",
+        "All residents must attend the fire safety briefing.",
+        "en",
+        "insufficient",
+    ),
+    # an amount is read against the sentence's amounts of its own unit
+    (
+        "The young-driver surcharge is 25 euros per day.",
+        "Drivers under 25 pay a young-driver surcharge of 15 euros per day.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "因身体原因需要延缓入学的，最长可以延缓两年。",
+        "因身体原因需要延缓入学的，须提交二级以上医院的证明，最长可延缓一年。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "因身体原因需要延缓入学的，最长可以延缓一年。",
+        "因身体原因需要延缓入学的，须提交二级以上医院的证明，最长可延缓一年。",
+        "zh",
+        "entailed",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
