@@ -1391,6 +1391,9 @@ def compare(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
     out += _conditions(claim.conditions, evidence.conditions)
+    waived = _required_waived(claim, evidence)
+    out += [w for w in waived if w not in out]
+    opposite += waived
     if (
         "onlyif" in claim.conditions
         and "onlyif" not in evidence.conditions
@@ -1636,6 +1639,44 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
                 detail = f"unquantified (evidence: {word})"
                 out.append(RiskSignal(SignalCode.QUANTIFIER_WIDENED, detail))
     return out
+
+
+_WAIVING = re.compile(
+    r"(?<![\w-])(?:required|needed|necessary|требуется|нужно|нужен|нужна|нужны|обязательно"
+    r"|обязателен|обязательна)(?![\w-])|需要|需|必"
+)
+"""A requirement word a negation waives (`не требуется`, `not required`, 无需)."""
+
+
+def _required_waived(claim: Slots, evidence: Slots) -> list[RiskSignal]:
+    """The claim negates what the evidence requires (`you may take the car abroad without
+    written permission`, `разрешение не требуется` for `допускается только с письменного
+    разрешения`): the evidence's `only if Y` against the claim's `not Y`."""
+    if "onlyif" not in evidence.conditions or {"onlyif", "except"} & set(claim.conditions):
+        return []
+    required = evidence.condition_content.get("onlyif") or _condition_words(
+        evidence.conditions["onlyif"]
+    )
+    said = [
+        n
+        for n in claim.negated
+        if required
+        and (_first(n[0]) | _second(n[0])) & required
+        # `without Y` or `Y is not required` (`X is not allowed without Y` is the evidence's
+        # own rule, read as `only if` above)
+        and (
+            # `may X without Y`: a permission the evidence grants only with Y
+            (
+                all(m[1].split()[0] in _WITHOUT for m in claim.negated)
+                and "possible" in claim.modality
+            )
+            or _WAIVING.search(n[1])
+        )
+    ]
+    if not said:
+        return []
+    detail = f"claim: {said[0][1]} (evidence: {evidence.conditions['onlyif']})"
+    return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
 
 
 def _conditions(claim: Mapping[str, str], evidence: Mapping[str, str]) -> list[RiskSignal]:

@@ -1916,6 +1916,21 @@ ELEVENTH_ROUND = [
         "zh",
         "entailed",
     ),
+    # `may X without Y` against the evidence's `X only with Y`
+    (
+        "You may take the car outside Portugal and Spain without written permission.",
+        "The car may not be taken outside Portugal and Spain without written permission from "
+        "Costa Rentals.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "You cannot take the car outside Portugal and Spain without written permission.",
+        "The car may not be taken outside Portugal and Spain without written permission from "
+        "Costa Rentals.",
+        "en",
+        "entailed",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
