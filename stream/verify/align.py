@@ -178,6 +178,8 @@ _CLOSED_WORDS = frozenset(
         "using", "via", "entitled", "eligible",
         # linking words of a clause, not facts (`you can still sit the exam`, `while DVDs …`)
         "still", "while", "whereas", "though", "although", "like",
+        # `or else` is `otherwise`, a condition slot
+        "else",
     }
 )  # fmt: skip
 _CLOSED_CJK = tuple(

@@ -171,7 +171,7 @@ _UNLESS = (
     "если только не", "за исключением случаев, когда", "кроме случаев, когда",
     "за исключением случаев", "кроме случаев", "если иное не", "除非",
     # `must be returned full, otherwise X` states `X unless returned full`
-    "otherwise", "иначе", "в противном случае",
+    "otherwise", "or else", "иначе", "в противном случае",
 )  # fmt: skip
 _IF = (
     "if", "in case", "whenever", "as long as", "so long as", "если", "в случае", "если же",
@@ -727,6 +727,8 @@ def _slots(text: str) -> Slots:
         order.setdefault("before", "до")
     if until_not is not None:
         order.setdefault("before", "пока … не")
+    if "after" not in order and _THEN.search(lowered):
+        order["after"] = "then"  # `kept for 90 days and then anonymised`: after that
     if "after" not in order and (upon := _UPON.search(lowered)) is not None:
         order["upon"] = upon.group().strip("，, ")
     head = _NEGATED_RESTRICTIVE.match(lowered) if len(located) >= 2 and not conditions else None
@@ -982,6 +984,12 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
     return frozenset(found)
 
 
+_THEN = re.compile(
+    r"(?<![\w-])(?:and|are|is|was|were|be|been|will|,)\s+then(?![\w-])"
+    r"|(?<![\w-])(?:затем|после чего|после этого)(?![\w-])|然后|随后",
+)
+"""A step after the one before it (`are then anonymised`, `после чего`, 然后); not the `then` of
+`if …, then`."""
 _NONE_HEADS = frozenset({"ни", "single"})
 _NONE_ONE = frozenset(
     {"один", "одна", "одно", "одной", "одного", "одному", "одним", "одну", "одном", "single"}
@@ -1201,6 +1209,12 @@ def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozense
     `whole` is the text before its conditions were masked (`lowered` is the masked one)."""
     found: list[tuple[int, int, str, frozenset[str]]] = []
     for m in _WORD_AT.finditer(lowered):
+        if m.group() == "per":
+            # `per damage claim` distributes as `for each damage claim` does; read on the
+            # evidence's side only (a claim's `per` widens nothing: see _quantifiers)
+            ahead = scan(lowered[m.end() : m.end() + 80])[2]
+            found.append((m.start(), 3, "per", _targets(ahead)))
+            continue
         for rank, cls in _RANKS:
             if m.group() in cls.words:
                 if _not_quantifying(lowered, m.group(), m.start()):
@@ -1625,6 +1639,8 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
         return max(hits, default=(0, ""))
 
     for c, word, target in claim.quantified:
+        if word == "per":
+            continue
         e, e_word = rank_on(target, evidence, past=True)
         if (c == 3 and e < 3) or (c == 2 and e == 1):
             out.append(

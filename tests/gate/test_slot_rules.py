@@ -1444,8 +1444,10 @@ EIGHTH_ROUND = [
      "only without flash.", "en", "insufficient"),
     ("Министр не сообщила подробности.", "Министр не сообщила подробности, а лишь уточнила, что "
      "проверка продолжается.", "ru", "entailed"),
+    # (`contradicted` since rules-3.7: `дважды` is read against `один раз`, the count of its
+    # own unit, not against `2 дня`)
     ("Срок хранения можно продлить дважды.", "Срок хранения можно один раз продлить ещё на 2 "
-     "дня.", "ru", "insufficient"),
+     "дня.", "ru", "contradicted"),
     ("При расторжении договора нужно возместить стоимость монтажа.", "При расторжении в первые "
      "12 месяцев нужно возместить стоимость монтажа.", "ru", "insufficient"),
     ("При расторжении в течение первого года нужно возместить стоимость монтажа.",
@@ -1928,6 +1930,20 @@ ELEVENTH_ROUND = [
         "You cannot take the car outside Portugal and Spain without written permission.",
         "The car may not be taken outside Portugal and Spain without written permission from "
         "Costa Rentals.",
+        "en",
+        "entailed",
+    ),
+    # `per X` distributes as `for each X`; `or else` is `otherwise`
+    (
+        "Basic insurance has an excess of 1,200 euros for each damage claim.",
+        "Basic insurance is included, with an excess of 1,200 euros per damage claim.",
+        "en",
+        "entailed",
+    ),
+    (
+        "You must return the car full, or else a refuelling charge of 3 euros per litre applies.",
+        "The car must be returned full, otherwise a refuelling charge of 3 euros per litre "
+        "applies.",
         "en",
         "entailed",
     ),
