@@ -104,6 +104,7 @@ from stream.verify.units import (
     has_cjk,
     identifiers,
     in_claims_bound,
+    mask_adjective_bounds,
     normalize_zh,
     quantities,
     rounds_to,
@@ -956,6 +957,7 @@ def _claim_words(masked: str) -> list[tuple[str, int, int]]:
     if _CLASS_PHRASE_HEADS.search(masked):
         masked = _CLASS_PHRASES.sub(lambda m: " " * len(m.group()), masked)
     masked = mask_negated_bounds(_BOUND_MASK.sub(lambda m: " " * len(m.group()), masked))
+    masked = mask_adjective_bounds(masked)
     for _tok, a, b in token_spans(masked):
         raw = masked[a:b].lower()
         if has_cjk(raw) or raw[:1].isdigit():

@@ -1533,15 +1533,42 @@ _WITHIN_AFTER = re.compile(
 )
 """`в течение трёх дней после приёма`: within three days of an event, a deadline (`в течение
 трёх дней` alone is as often how long something lasts)."""
-_ADJ_BOUND_HEADS = re.compile(r"(?i)minim|maxim|минимальн|максимальн|最低|最少|最高|最多")
+_ADJ_BOUND_HEADS = re.compile(
+    r"(?i)minim|maxim|минимальн|максимальн|limit|лимит|最低|最少|最高|最多"
+)
 _ADJ_BOUND = re.compile(
-    r"(?<![\w-])(?:minimum|maximum|минимальн\w*|максимальн\w*)(?![\w-])(?!\s+of\b)"
+    r"(?<![\w-])(?:minimum|maximum|минимальн\w*|максимальн\w*|limit|лимит)(?![\w-])(?!\s+of\b)"
     r"|(?:最低|最少|最高|最多)(?=[\u4e00-\u9fff]{1,6}(?:为|是))",
     re.IGNORECASE,
 )
 """`Минимальная сумма заказа составляет 700 рублей`, `the minimum age is 18`, `最低消费为50元`:
-an adjective that bounds the amount its noun is given."""
+an adjective that bounds the amount its noun is given; so does a limit (`the daily limit is
+300 km`, `суточный лимит пробега — 300 километров`)."""
 _CLAUSE_STOP = re.compile(r"[.;,!?，。；！？]")
+
+
+def mask_adjective_bounds(text: str) -> str:
+    """Blank the bounding adjectives and limit nouns that bound an amount in their clause
+    (`the maximum daily mileage is 300 km`, `лимит — 300 км`): the bound is compared as a slot,
+    so the word is no content the evidence must repeat."""
+    if not _ADJ_BOUND_HEADS.search(text):
+        return text
+    for m in _ADJ_BOUND.finditer(text):
+        amount = _BOUNDED.search(text, m.end(), m.end() + 60)
+        if (
+            amount is not None
+            and not _CLAUSE_STOP.search(text, m.end(), amount.start())
+            and _COPULA.search(text, m.end(), amount.start())
+        ):
+            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    return text
+
+
+_COPULA = re.compile(
+    r"(?<![\w-])(?:is|are|was|were|составляет|составляют|составляла|равен|равна)(?![\w-])"
+    r"|\s[—–:]\s|为|是"
+)
+"""What gives the noun its amount (`the maximum age is 18`, `лимит — 300 км`)."""
 
 NUMBER_TOKENS = NUMBER_WORD_TOKENS
 _RANGE = re.compile(

@@ -1947,6 +1947,21 @@ ELEVENTH_ROUND = [
         "en",
         "entailed",
     ),
+    # a limit, like a maximum, bounds the amount it is given (and is no content word then)
+    (
+        "Суточный лимит пробега — 300 километров.",
+        "Суточный пробег ограничен 300 километрами.",
+        "ru",
+        "entailed",
+    ),
+    ("The daily mileage limit is 300 km.", "Daily mileage is capped at 300 km.", "en", "entailed"),
+    (
+        "The minimum daily mileage is 300 km.",
+        "Daily mileage is capped at 300 km.",
+        "en",
+        "contradicted",
+    ),
+    ("The daily mileage is 300 km.", "Daily mileage is capped at 300 km.", "en", "insufficient"),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
