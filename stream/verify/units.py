@@ -1474,13 +1474,16 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     if _ADJ_BOUND_HEADS.search(text):
         for m in _ADJ_BOUND.finditer(text):
             amount = _BOUNDED.search(text, m.end(), m.end() + 60)
-            if amount is not None and not _CLAUSE_STOP.search(text, m.end(), amount.start()):
-                kind = (
-                    "lower"
-                    if m.group().lower().startswith(("min", "мин", "最低", "最少"))
-                    else "upper"
-                )
-                spans.append((amount.start(), amount.start(), kind))
+            if amount is None or _CLAUSE_STOP.search(text, m.end(), amount.start()):
+                continue
+            if m.group().lower() in _LIMIT_NOUNS and not _COPULA.search(
+                text, m.end(), amount.start()
+            ):
+                continue  # `exceeding the limit makes the API return 429`: no amount given
+            kind = (
+                "lower" if m.group().lower().startswith(("min", "мин", "最低", "最少")) else "upper"
+            )
+            spans.append((amount.start(), amount.start(), kind))
     if has_cjk(text):
         for m in ZH_BOUND_BEFORE.finditer(text):
             kind = _ZH_BOUND_KIND[m.group(1)]
@@ -1564,6 +1567,7 @@ def mask_adjective_bounds(text: str) -> str:
     return text
 
 
+_LIMIT_NOUNS = frozenset({"limit", "лимит"})
 _COPULA = re.compile(
     r"(?<![\w-])(?:is|are|was|were|составляет|составляют|составляла|равен|равна)(?![\w-])"
     r"|\s[—–:]\s|为|是"
