@@ -460,9 +460,25 @@ def normalize_clock(text: str) -> str:
     if ":" in text:
         text = _CLOCK_ONE_DIGIT.sub(r"0\1:\2", text)
         text = _CLOCK_RANGE.sub(lambda m: m.group(1) + ("至" if has_cjk(text) else " to "), text)
-    if "m" not in text and "M" not in text:
-        return text
-    return _CLOCK_12H.sub(_clock_24h, text)
+    if "m" in text or "M" in text:
+        text = _CLOCK_12H.sub(_clock_24h, text)
+    if "clos" in text or "закрыва" in text:
+        text = _OPENS_CLOSES.sub(_open_from_to, text)
+    return text
+
+
+_OPENS_CLOSES = re.compile(
+    r"(?<![\w-])(?:(opens)\s+at|(открывается)\s+в)\s+(\d{2}:\d{2})"
+    r"(?:\s*,)?\s+(?:and|и)\s+(?:closes\s+at|закрывается\s+в)\s+(\d{2}:\d{2})",
+    re.IGNORECASE,
+)
+"""`opens at 06:00 and closes at 22:00` says when it is open: `is open from 06:00 to 22:00`."""
+
+
+def _open_from_to(m: re.Match[str]) -> str:
+    if m.group(1):
+        return f"is open from {m.group(3)} to {m.group(4)}"
+    return f"открыт с {m.group(3)} до {m.group(4)}"
 
 
 def _clock_24h(m: re.Match[str]) -> str:

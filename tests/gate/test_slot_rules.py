@@ -1962,6 +1962,25 @@ ELEVENTH_ROUND = [
         "contradicted",
     ),
     ("The daily mileage is 300 km.", "Daily mileage is capped at 300 km.", "en", "insufficient"),
+    # `opens at A and closes at B` is `open from A to B`
+    (
+        "On weekdays the club opens at 6 am and closes at 10 pm.",
+        "The club is open from 06:00 to 22:00 on weekdays and from 08:00 to 20:00 on weekends.",
+        "en",
+        "entailed",
+    ),
+    (
+        "On weekdays the club opens at 06:00 and closes at 20:00.",
+        "The club is open from 06:00 to 22:00 on weekdays and from 08:00 to 20:00 on weekends.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "По будням бассейн открывается в 7:00 и закрывается в 22:00.",
+        "Бассейн открыт по будням с 7:00 до 22:00.",
+        "ru",
+        "entailed",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
