@@ -168,6 +168,8 @@ def normalize_zh(text: str) -> str:
         text = text.replace("一刻钟", "15分钟").replace("三刻钟", "45分钟")
     if "首次" in text:
         text = text.replace("首次", "第1次")  # the first time, as `第一次` writes it
+    if "单次" in text:
+        text = text.replace("单次", "1次")  # a single time, as `一次` writes it
     if "倍" in text and "点" in text:
         text = _ZH_DECIMAL_TIMES.sub(_zh_decimal, text)
     if "每晚" in text or "每早" in text:

@@ -1981,6 +1981,19 @@ ELEVENTH_ROUND = [
         "ru",
         "entailed",
     ),
+    # `单次` is `一次`, a single time
+    (
+        "除导出接口外，一次批量查询最多能查100条记录。",
+        "单次批量查询最多支持100条记录，导出接口除外。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "除导出接口外，一次批量查询最多能查200条记录。",
+        "单次批量查询最多支持100条记录，导出接口除外。",
+        "zh",
+        "contradicted",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
