@@ -24,7 +24,7 @@ from stream.verify.model import Fragment, RiskSignal
 from stream.verify.signals import NEGATION, is_cjk, risk_signals
 from stream.verify.text import split_sentences
 from stream.verify.tokens import token_spans, token_weight, tokens
-from stream.verify.units import has_cjk, short_cache
+from stream.verify.units import has_cjk, magnitude, normalize_zh, quantities, short_cache
 
 ANTONYMS: tuple[tuple[str, str], ...] = (
     ("allow", "prohibit"), ("allow", "forbid"), ("permit", "prohibit"), ("increase", "decrease"),
@@ -150,12 +150,15 @@ def _fragment_windows(
         :LEXICON_SENTENCES
     ]
     expand = {j for i in ranked if exact[i] for j in (i - 1, i, i + 1)}
+    amounts = any(k[:1] == "≈" for m in match.values() for k in m)
     hits = []
     for i, ((a, b), toks) in enumerate(zip(sentences, per_sentence, strict=True)):
         present = set(toks)
         if i in expand and any(m - present for m in match.values()):
             at = None if offset is None else offset + a
             present |= located(span_keys, text[a:b], analysis, at)
+            if amounts:
+                present |= {k for k, _ in _amount_keys(text[a:b])}
         hits.append(frozenset(t for t in weights if match[t] & present))
     # Chinese tokens are character pairs: one word found next door adds two or three of them
     pair_min = PAIR_MIN_TOKENS + (1 if any(has_cjk(t) for t in weights) else 0)
@@ -198,7 +201,24 @@ def _claim_match(claim: str) -> tuple[tuple[str, ...], dict[str, float], dict[st
         raw = claim[a:b].lower()
         if not tok.startswith("#") and not has_cjk(raw):
             match[tok] |= keys(raw)
+    for key, (x, y) in _amount_keys(claim):
+        # `one day` covers a sentence stating `24 hours`: its tokens match the amount's key
+        for tok, a, b in spans:
+            if x <= a and b <= y:
+                match[tok].add(key)
     return claim_tokens, weights, {t: frozenset(m) for t, m in match.items()}
+
+
+def _amount_keys(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """(key of the amount in its base unit, span) of each exactly convertible amount of
+    `text` as written (`one day` and `24 hours` share `≈86400.0 s`)."""
+    out = []
+    for q in quantities(normalize_zh(text)):
+        mag = magnitude(q)
+        at = text.find(q.text)
+        if mag is not None and at >= 0:
+            out.append((f"≈{mag[0]} {mag[1]}", (at, at + len(q.text))))
+    return out
 
 
 @short_cache(maxsize=256)

@@ -1994,6 +1994,22 @@ ELEVENTH_ROUND = [
         "zh",
         "contradicted",
     ),
+    # an amount covers the sentence stating it in another unit (`one day`, `24-hour period`):
+    # the claim rests on that sentence, not on one sharing a bare `one`
+    (
+        "You should take no more than six tablets in one day.",
+        "Adults may take one or two tablets every 4 to 6 hours. Do not take more than 6 "
+        "tablets in any 24-hour period. Leave at least 4 hours between doses.",
+        "en",
+        "entailed",
+    ),
+    (
+        "You should take no more than eight tablets in one day.",
+        "Adults may take one or two tablets every 4 to 6 hours. Do not take more than 6 "
+        "tablets in any 24-hour period. Leave at least 4 hours between doses.",
+        "en",
+        "contradicted",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
