@@ -2010,6 +2010,45 @@ ELEVENTH_ROUND = [
         "en",
         "contradicted",
     ),
+    # a long Russian claim's one unaligned verb reads as its clause's one spare verb ...
+    (
+        "Результаты каждой ежеквартальной проверки заносятся в журнал службы безопасности.",
+        "Результаты каждой ежеквартальной проверки фиксируются в журнале службы безопасности.",
+        "ru",
+        "entailed",
+    ),
+    # ... not in a short claim, where the verb is most of what it says
+    ("Отчёты заносятся в журнал.", "Отчёты фиксируются в журнале.", "ru", "insufficient"),
+    # ... not where the clause has two spare verbs
+    (
+        "Результаты каждой ежеквартальной проверки заносятся в журнал службы безопасности.",
+        "Результаты каждой ежеквартальной проверки фиксируются и хранятся в журнале службы "
+        "безопасности.",
+        "ru",
+        "insufficient",
+    ),
+    # ... never a verb that takes away for one that records, nor one with a separation
+    # preposition the evidence lacks, nor a plain verb for a negated one
+    (
+        "Результаты каждой ежеквартальной проверки удаляются в журнале службы безопасности.",
+        "Результаты каждой ежеквартальной проверки фиксируются в журнале службы безопасности.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Результаты каждой ежеквартальной проверки скрываются от службы безопасности.",
+        "Результаты каждой ежеквартальной проверки передаются службе безопасности.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Православные активисты приглашают людей с белыми лентами оппозиции в храм Христа "
+        "Спасителя.",
+        "Православные активисты не пускают людей с белыми лентами оппозиции в храм Христа "
+        "Спасителя.",
+        "ru",
+        "insufficient",
+    ),
     # ... where one case of several may be kept
     (
         "If your card is lost, it is blocked within one hour.",
