@@ -1323,9 +1323,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
     c_bounds = bounds(claim_n) if c_quantities else {}
     c_parts = [c for c in _CLAUSE_SPLITS[2].split(claim_n) if c.strip()]
-    dated = _stated_date_numbers(claim_n, sentences) if c_quantities else frozenset()
+    date_numbers = _stated_date_numbers(claim_n, sentences) if c_quantities else frozenset()
     for q in c_quantities:
-        if q.unit is None and q.value in dated:
+        if q.unit is None and q.value in date_numbers:
             continue  # the day or year of a date the evidence states: compared as a date
         others = tuple(o for o in c_quantities if o is not q)
         q_keys = clause_keys
@@ -1408,13 +1408,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             )
             mismatches.append(signal)
             in_focus = bound | focus_bounds.get(number, frozenset())
-            stated = (ev.get(bounds) if sentences is window_n else bounds(sentences)).get(
+            both_ways = (ev.get(bounds) if sentences is window_n else bounds(sentences)).get(
                 number, frozenset()
             )
             if (
                 {"upper", "lower"} <= kinds | bound
                 and "exact" not in kinds | in_focus
-                and not kinds <= stated
+                and not kinds <= both_ways
             ):
                 # at least 5 for no more than 5; not where the focus also states the number
                 # plainly (`不足2元的，按2元收取`: under 2 yuan, 2 yuan is charged — a minimum),
