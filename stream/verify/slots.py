@@ -985,12 +985,12 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
 
 
 _THEN = re.compile(
-    r"(?<![\w-])(?:and|are|is|was|were|be|been|will|,)\s+then(?![\w-])"
+    r"(?<![\w-])(?:and|are|is|was|were|be|been|will)\s+then(?![\w-])"
     r"|(?<![\w-])(?:затем|после чего|после этого)(?![\w-])|然后|随后",
 )
 """A step after the one before it (`are then anonymised`, `после чего`, 然后); not the `then` of
 `if …, then`."""
-_NONE_HEADS = frozenset({"ни", "single"})
+_NONE_HEADS = frozenset({"ни", "a"})
 _NONE_ONE = frozenset(
     {"один", "одна", "одно", "одной", "одного", "одному", "одним", "одну", "одном", "single"}
 )
@@ -1657,38 +1657,22 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
     return out
 
 
-_WAIVING = re.compile(
-    r"(?<![\w-])(?:required|needed|necessary|требуется|нужно|нужен|нужна|нужны|обязательно"
-    r"|обязателен|обязательна)(?![\w-])|需要|需|必"
-)
-"""A requirement word a negation waives (`не требуется`, `not required`, 无需)."""
-
-
 def _required_waived(claim: Slots, evidence: Slots) -> list[RiskSignal]:
-    """The claim negates what the evidence requires (`you may take the car abroad without
-    written permission`, `разрешение не требуется` for `допускается только с письменного
-    разрешения`): the evidence's `only if Y` against the claim's `not Y`."""
+    """The claim permits without what the evidence requires (`you may take the car abroad
+    without written permission` for `the car may not be taken abroad without written
+    permission`): the evidence's `only if Y` against the claim's `may X without Y`."""
     if "onlyif" not in evidence.conditions or {"onlyif", "except"} & set(claim.conditions):
         return []
     required = evidence.condition_content.get("onlyif") or _condition_words(
         evidence.conditions["onlyif"]
     )
-    said = [
-        n
-        for n in claim.negated
-        if required
-        and (_first(n[0]) | _second(n[0])) & required
-        # `without Y` or `Y is not required` (`X is not allowed without Y` is the evidence's
-        # own rule, read as `only if` above)
-        and (
-            # `may X without Y`: a permission the evidence grants only with Y
-            (
-                all(m[1].split()[0] in _WITHOUT for m in claim.negated)
-                and "possible" in claim.modality
-            )
-            or _WAIVING.search(n[1])
-        )
-    ]
+    if not required or "possible" not in claim.modality:
+        return []
+    # only `without` negations: `X is not allowed without Y` restates the evidence's rule
+    # (read as `only if` above, so it never gets here)
+    if not all(m[1].split()[0] in _WITHOUT for m in claim.negated):
+        return []
+    said = [n for n in claim.negated if (_first(n[0]) | _second(n[0])) & required]
     if not said:
         return []
     detail = f"claim: {said[0][1]} (evidence: {evidence.conditions['onlyif']})"
