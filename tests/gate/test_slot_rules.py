@@ -1888,6 +1888,12 @@ ELEVENTH_ROUND = [
         "contradicted",
     ),
     (
+        "The third floor does not have a single room equipped for students with disabilities.",
+        "Some rooms on the third floor are equipped for students with disabilities.",
+        "en",
+        "contradicted",
+    ),
+    (
         "Инструктаж обязателен только для некоторых проживающих.",
         "Все проживающие обязаны пройти инструктаж.",
         "ru",
