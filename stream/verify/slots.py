@@ -1270,6 +1270,33 @@ def _excepted(lowered: str, word: str = "") -> tuple[tuple[frozenset[str], str],
     return tuple(out)
 
 
+def _rule_for_excepted(
+    claim: Slots,
+    evidence: Slots,
+    unmatched_claim: list[Negation],
+    unmatched_evidence: list[Negation],
+) -> bool:
+    """The claim states the evidence's negated rule of what its exception takes out (`в
+    арендованных шкафчиках оставлять вещи тоже запрещено` for `запрещено, за исключением
+    арендованных шкафчиков`): the rule's own negation, no exception of the claim's, nothing
+    else negated or left unmet."""
+    excepted = [e for e in unmatched_evidence if e[1].startswith(_EXCEPTED)]
+    if (
+        not excepted
+        or len(excepted) != len(unmatched_evidence)
+        or unmatched_claim
+        or {"except", "onlyif", "unless"} & set(claim.conditions)
+    ):
+        return False
+    # only a negated rule: `кроме` also adds (`кроме самосвалов закупят и …`, `кроме того`),
+    # and what a positive rule excepts is often described in a clause of its own (`except
+    # uploads, which may be up to 20 MB`)
+    rule = [e for e in evidence.negated if not e[1].startswith(_EXCEPTED)]
+    return bool(rule and claim.negated) and all(
+        any(_meets(c, e) for e in rule) for c in claim.negated
+    )
+
+
 def _first(keys_: frozenset[str]) -> frozenset[str]:
     return frozenset(k for k in keys_ if not k.startswith("2:"))
 
@@ -1386,12 +1413,16 @@ def compare(
             and _first(c[0]) & evidence.content
             and not any(_first(c[0]) & e[0] for e in evidence.negated)
         ]
-        if (asserted and (not reworded or denied)) or (
-            plain
-            and any(
-                _first(c[0]) & evidence.content and (evidence.modality or not _denies_modal(c))
-                for c in unmatched_claim
+        if (
+            (asserted and (not reworded or denied))
+            or (
+                plain
+                and any(
+                    _first(c[0]) & evidence.content and (evidence.modality or not _denies_modal(c))
+                    for c in unmatched_claim
+                )
             )
+            or _rule_for_excepted(claim, evidence, unmatched_claim, unmatched_evidence)
         ):
             opposite.append(signal)
     quantifiers = _quantifiers(claim, evidence, claim_keys)
