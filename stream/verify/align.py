@@ -1455,12 +1455,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         spare = _spare_words(focus, frozen_keys)
         evidence_seq = _sequence(focus)
         sequence.sort()
-        ru_verb = _sole_ru_verb(spare) if units >= RU_PARAPHRASE_UNITS else None
         stands_for = [
             [
                 w
                 for w in spare
-                if (_may_stand_for(p, w) or (w == ru_verb and _ru_verb_for(p, w, claim_n, focus)))
+                if _may_stand_for(p, w)
                 and _in_place(a, w, sequence, evidence_seq, content_only=True)
                 and _predicate_in(w, evidence_seq)
             ]
@@ -1649,59 +1648,6 @@ _PROCESS = re.compile(
     r"|рассматр|рассмотр|провер|обрабаты|изуча"
 )
 """Verbs of a process (`reviewed`, `рассматривается`): no outcome is a paraphrase of one."""
-
-
-RU_PARAPHRASE_UNITS = 6
-"""Content units a Russian claim needs before its one unaligned verb may be read as the one
-spare verb of its evidence clause. Russian has no packaged semantic fields (docs/checker-
-quality.md); what anchors the reading is the rest of a long claim aligning. Six keeps TERRa's
-false accepts under the cap (its short hypotheses swap one verb of three or four words)."""
-_RU_VERBAL = frozenset({"VERB", "INFN", "PRTF", "PRTS", "GRND"})
-
-
-def _ru_verbal(word: str) -> bool:
-    return "\u0400" <= word[:1].lower() <= "\u04ff" and any(
-        pos in _RU_VERBAL for _, pos in ru_lemmas(word.lower())[:1]
-    )
-
-
-def _sole_ru_verb(spare: list[str]) -> str | None:
-    """The one Russian verb or participle among the evidence clause's spare words, if there
-    is exactly one: a claim's verb has nothing else to stand for."""
-    verbs = [w for w in spare if _ru_verbal(w)]
-    return verbs[0] if len(verbs) == 1 else None
-
-
-_RU_PRIVATIVE = re.compile(
-    r"(?:удал|уничтож|скры|скрыв|прекра|перестат|отмен|запрет|запрещ|снима|снят|исключ|лиш"
-    r"|отказ|теря|потер|сокра|уменьш|закры|блокир|заблокир|аннулир|стира|стер|выбрас|выброс"
-    r"|забира|забрат|изыма|изъят|отзыва|отозва|отклон)"
-)
-"""Russian verb stems that take something away (delete, hide, stop, cancel, block, lose): no
-such verb paraphrases one that records, keeps, gives or opens, nor the other way round."""
-_RU_SEPARATION = re.compile(r"(?<![\w-])(?:из|изо|от|ото|из-за|из-под)(?![\w-])")
-"""Prepositions of separation (`удаляются из журнала`, `скрываются от службы`): a paraphrase
-keeps its arguments' roles, so it keeps these where the evidence has them."""
-
-
-def _ru_negated(word: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-])(?:не|ни)\s+{re.escape(word.lower())}", text.lower()) is not None
-
-
-def _ru_verb_for(claim_word: str, evidence_word: str, claim: str, focus: str) -> bool:
-    """A Russian claim verb read as the evidence clause's sole spare verb (`заносятся в журнал`
-    for `фиксируются в журнале`): both verbal, neither an outcome for a process, both or
-    neither taking something away, their arguments in the same roles."""
-    if _OUTCOME.match(claim_word.lower()) and _PROCESS.match(evidence_word.lower()):
-        return False
-    if not _ru_verbal(claim_word) or fields(claim_word):
-        return False
-    mine, theirs = (ru_lemmas(w.lower())[0][0] for w in (claim_word, evidence_word))
-    if bool(_RU_PRIVATIVE.match(mine)) != bool(_RU_PRIVATIVE.match(theirs)):
-        return False
-    if _ru_negated(evidence_word, focus) != _ru_negated(claim_word, claim):
-        return False  # `приглашают` is no reading of `не пускают`
-    return set(_RU_SEPARATION.findall(claim.lower())) == set(_RU_SEPARATION.findall(focus.lower()))
 
 
 def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
