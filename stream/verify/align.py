@@ -2228,7 +2228,7 @@ def _dropped_zh_condition(
     return out
 
 
-_IF = re.compile(r"(?:^|[,:]\s*|\s)(?:if|when|если|когда)\s+([^,;.!?]+)", re.IGNORECASE)
+_IF_CLAUSE = re.compile(r"(?:^|[,:]\s*|\s)(?:if|when|если|когда)\s+([^,;.!?]+)", re.IGNORECASE)
 """An English or Russian condition clause, to the next comma: what a statement is made for."""
 _OR = re.compile(r"\s(?:or|или|либо)\s", re.IGNORECASE)
 _AND = re.compile(r"\s(?:and|и)\s", re.IGNORECASE)
@@ -2241,10 +2241,10 @@ def _dropped_condition_part(
     (`если вы не пришли на занятие, запись заблокируют` for `если участник не пришёл на
     занятие и не отменил запись, …`): the claim makes one of two required conditions enough.
     A condition of cases (`if it is lost or stolen`) may be kept in one of them."""
-    if has_cjk(claim) or not _IF.search(claim):
+    if has_cjk(claim) or not _IF_CLAUSE.search(claim):
         return []
     out: list[RiskSignal] = []
-    for m in _IF.finditer(sentences):
+    for m in _IF_CLAUSE.finditer(sentences):
         condition = m.group(1)
         if _OR.search(condition):
             continue  # cases, not requirements: a claim may keep one of them
@@ -2264,6 +2264,8 @@ def _dropped_condition_part(
 
 
 _ZH_OR = re.compile("或者|或是|或")
+_SENTENCE_END = re.compile(r"[。！？]|(?<=[.!?])\s+")
+"""Where the sentences of a focus part, for the checks that read them one by one."""
 _ZH_CLAUSE = re.compile(r"[，；,;]\s*(?:但|但是|而|而且|并且|并)?")
 _CLAUSE = re.compile(r";|,?\s(?:but|while|whereas|а|но|однако)\s", re.IGNORECASE)
 """Where Latin and Cyrillic text sets one statement against another: a comma there mostly
@@ -2350,7 +2352,7 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
     split = _ZH_CLAUSE if has_cjk(claim) else _CLAUSE
     if not split.search(sentences) or split.search(claim.strip("。.！!？? ")):
         return []
-    for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", sentences):
+    for sentence in _SENTENCE_END.split(sentences):
         clauses, contrasted = _contrasted_clauses(split, sentence)
         if len(clauses) < 2:
             continue
@@ -2400,7 +2402,7 @@ def _bound_mixed(claim: str, sentences: str, claim_keys: frozenset[str]) -> list
     mine = {n: k for n, k in bounds(normalize_zh(claim)).items() if "exact" not in k}
     if not mine:
         return []
-    for sentence in re.split(r"[。！？]|(?<=[.!?])\s+", sentences):
+    for sentence in _SENTENCE_END.split(sentences):
         clauses = [c for c in _BOUND_CLAUSES.split(sentence) if c and c.strip()]
         if len(clauses) < 2:
             continue

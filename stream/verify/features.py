@@ -158,7 +158,7 @@ def _fragment_windows(
             at = None if offset is None else offset + a
             present |= located(span_keys, text[a:b], analysis, at)
             if amounts:
-                present |= {k for k, _ in _amount_keys(text[a:b])}
+                present |= located(_amount_key_set, text[a:b], analysis, at)
         hits.append(frozenset(t for t in weights if match[t] & present))
     # Chinese tokens are character pairs: one word found next door adds two or three of them
     pair_min = PAIR_MIN_TOKENS + (1 if any(has_cjk(t) for t in weights) else 0)
@@ -219,6 +219,11 @@ def _amount_keys(text: str) -> list[tuple[str, tuple[int, int]]]:
         if mag is not None and at >= 0:
             out.append((f"≈{mag[0]} {mag[1]}", (at, at + len(q.text))))
     return out
+
+
+def _amount_key_set(text: str) -> frozenset[str]:
+    """The amount keys of a sentence: a document's are computed once per version (`located`)."""
+    return frozenset(k for k, _ in _amount_keys(text))
 
 
 @short_cache(maxsize=256)

@@ -1491,13 +1491,11 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             spans.append((m.start(), m.start(), _EN_AFTER_KIND[m.group(1).lower()]))
     if _ADJ_BOUND_HEADS.search(text):
         for m in _ADJ_BOUND.finditer(text):
-            amount = _BOUNDED.search(text, m.end(), m.end() + 60)
-            if amount is None or _CLAUSE_STOP.search(text, m.end(), amount.start()):
+            # a limit noun bounds only an amount it is given (`exceeding the limit makes the
+            # API return 429` bounds nothing); an adjective, any amount of its clause
+            amount = _given_amount(text, m, copula=m.group().lower() in _LIMIT_NOUNS)
+            if amount is None:
                 continue
-            if m.group().lower() in _LIMIT_NOUNS and not _COPULA.search(
-                text, m.end(), amount.start()
-            ):
-                continue  # `exceeding the limit makes the API return 429`: no amount given
             kind = (
                 "lower" if m.group().lower().startswith(("min", "мин", "最低", "最少")) else "upper"
             )
@@ -1575,14 +1573,20 @@ def mask_adjective_bounds(text: str) -> str:
     if not _ADJ_BOUND_HEADS.search(text):
         return text
     for m in _ADJ_BOUND.finditer(text):
-        amount = _BOUNDED.search(text, m.end(), m.end() + 60)
-        if (
-            amount is not None
-            and not _CLAUSE_STOP.search(text, m.end(), amount.start())
-            and _COPULA.search(text, m.end(), amount.start())
-        ):
+        if _given_amount(text, m, copula=True) is not None:
             text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     return text
+
+
+def _given_amount(text: str, m: re.Match[str], *, copula: bool) -> re.Match[str] | None:
+    """The amount a bounding word `m` governs in its clause (with `copula`, only one it is
+    given: `the limit is 300 km`), or None."""
+    amount = _BOUNDED.search(text, m.end(), m.end() + 60)
+    if amount is None or _CLAUSE_STOP.search(text, m.end(), amount.start()):
+        return None
+    if copula and not _COPULA.search(text, m.end(), amount.start()):
+        return None
+    return amount
 
 
 _LIMIT_NOUNS = frozenset({"limit", "лимит"})
