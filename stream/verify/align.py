@@ -105,6 +105,7 @@ from stream.verify.units import (
     identifiers,
     in_claims_bound,
     mask_adjective_bounds,
+    mask_duration_nouns,
     normalize_zh,
     quantities,
     rounds_to,
@@ -132,8 +133,9 @@ PRONOUNS = frozenset(
     """него нему ним нем нём неё нее ней нею них ними этот этого этому этим этом эта этой эту
     эти этих этими это тот того тому тем том та той ту те тех теми который которого которому
     которым котором которая которой которую которое которые которых которыми сам сама само
-    сами самого самой самим самих свой своя своё свое свои своего своей своим своих этого
-    каждого it its they them their this these those which who whose""".split()
+    сами самого самой самим самих самими саму самому самом свой своя своё свое свои своего
+    своей своим своих этого каждого it its they them their this these those which who
+    whose""".split()
 )
 LIGHT_VERBS = frozenset(
     """get gets got gotten getting have has had having make makes made making
@@ -143,6 +145,13 @@ LIGHT_VERBS = frozenset(
 )
 """Verbs that carry no content of their own in `you get a refund`, `customers have 30 days`:
 the noun and the quantity they govern are what must align."""
+_MEANS = re.compile(
+    r"(?<![\w-])(?:through|via|using|by|with|in|on|from|into|at|через|в|во|на|с|со|по|из)"
+    r"\s+(?:(?:the|a|an|your|our|this|its|ваш\w*|наш\w*|это\w*)\s+)?$",
+    re.IGNORECASE,
+)
+"""A word naming the document's subject after one of these is where or how (`registered
+through the app` for `at the counter`), not the subject itself."""
 _GENERIC_CJK = ("本系统", "该系统", "本服务", "该服务", "本产品", "该产品")
 _ADDRESSEE_CJK = ("您的", "你的", "你们", "您", "你", "我们", "我司")
 _ZH_FILLERS = (
@@ -181,6 +190,14 @@ _CLOSED_WORDS = frozenset(
         "still", "while", "whereas", "though", "although", "like",
         # `or else` is `otherwise`, a condition slot
         "else",
+        # an amount's bound taken inclusively (`до 10 кг включительно`) is what `up to` says
+        "включительно", "inclusive", "inclusively",
+        # a pronoun and its verb contracted (`if it's kept`, `you're responsible`)
+        *(
+            f"{p}'{v}"
+            for p in ("it", "you", "we", "they", "that", "there", "here", "he", "she", "i")
+            for v in ("s", "re", "ve", "ll", "d", "m")
+        ),
     }
 )  # fmt: skip
 _CLOSED_CJK = tuple(
@@ -315,7 +332,7 @@ _CLOSED_CHARS = frozenset(
         *"里中要有内",
         # localizers (`App上`, `陪同下`), a resultative (`戴好`), the ordinal prefix (`第二天`),
         # the person suffix (`未满16周岁者`), `for` (`替您办理`) and `again/also` (`又`)
-        *"上下好第者替又",
+        *"上下好第者替又请",
         "一个",
         "一名",
         "一位",
@@ -444,9 +461,45 @@ def _advice_split(part: str) -> list[str]:
     return out
 
 
+_ZH_CLAUSE_LEAD = re.compile(
+    r"^\s*(?:如果|若|假如|一旦|只要|只有|除非|除了|当|在|凡|如需|如|对于|因为|由于|未经|未获|经过|经)"
+)
+_ZH_CLAUSE_END = re.compile(r"(?:时|后|前|以后|之后|之前|以前|的话|期间|下|中|的|者|内|外)\s*$")
+_ZH_CLAUSE_GO_ON = re.compile(
+    r"^\s*(?:并|而|且|也|还|则|就|才|否则|即|以及|及|或|和|最|不超过|至多|至少|不少于|不低于"
+    r"|每|包括|其中|例如|直到|均|都|须|需|应|可|方可|再|然后|之后|随后|以|用于|共|合计|约)"
+)
+"""A Chinese clause after a comma that goes on with the one before it (a coordinated
+predicate, a cap, a step, a rule of the same subject): not a statement of its own."""
+
+
+def _comma_split(part: str) -> list[str]:
+    """`part` cut at each Chinese comma between two statements (`整机保修两年，滤网属于耗材，
+    不在保修范围内`): a negation or amount of one statement is no slot of the other. A clause
+    that subordinates itself to the next (`如果…，`, `…后，`, `…的，`) or one that goes on
+    with the one before stays joined."""
+    if "，" not in part:
+        return [part]
+    pieces = part.split("，")
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        if (
+            _ZH_CLAUSE_LEAD.match(out[-1].rsplit("，", 1)[-1])
+            or _ZH_CLAUSE_END.search(out[-1])
+            or _ZH_CLAUSE_GO_ON.match(piece)
+            or not has_cjk(piece)
+        ):
+            out[-1] += "，" + piece
+        else:
+            out.append(piece)
+    return out
+
+
 def _segment_parts(focus: str) -> Parts:
     parts: list[str] = []
-    for part in (p for whole in _SEGMENT.split(focus) for p in _advice_split(whole)):
+    for part in (
+        c for whole in _SEGMENT.split(focus) for p in _advice_split(whole) for c in _comma_split(p)
+    ):
         if parts and (
             _CONDITION_START.match(part)
             or (_OTHERWISE.match(part) and _CONDITION_ANYWHERE.search(parts[-1]))
@@ -471,17 +524,39 @@ _MERGED_CLAIM = re.compile(r",\s+(?:и|а|and|whereas)\s", re.IGNORECASE)
 
 
 def _segments(
-    words: tuple[frozenset[str], ...], focus: str, parts: Parts, merged: bool = False
+    words: tuple[frozenset[str], ...],
+    focus: str,
+    parts: Parts,
+    merged: bool = False,
+    amounts: tuple[Quantity, ...] = (),
 ) -> str:
     """The clauses of `focus` that carry the claim: in `backups run every 12 hours and are
     kept 30 days unless …`, the `unless` belongs to the second clause only. `parts` is
     `_segment_parts(focus)`; `merged`: the claim joins two statements, so a clause with one
-    of its words no kept clause has carries the second."""
+    of its words no kept clause has carries the second; `amounts`: the claim's, whose clause
+    is kept however few of its words it shares."""
     if len(parts) == 1:
         return focus
     shared = [_shared(words, k) for _, k in parts]
     best = max(shared)
     keep = [bool(n and n * 2 >= best) for n in shared]
+    # a Chinese clause that only repeats words of the clause carrying the claim, and none of
+    # its amounts, is another statement about them (`整机保修两年，…，不在保修范围内` for
+    # `整机保修两年`); Latin and Cyrillic clauses keep their subject's words, so sharing
+    # half is telling there
+    chinese = has_cjk(focus)
+    held = [frozenset(i for i, w in enumerate(words) if w & k) for _, k in parts]
+    tops = frozenset().union(*(h for h, n in zip(held, shared, strict=True) if n == best))
+    keep = [
+        kept
+        and (
+            not chinese
+            or n == best
+            or not h <= tops
+            or any(same_amount(q, e) for q in amounts for e in quantities(text))
+        )
+        for kept, n, h, (text, _) in zip(keep, shared, held, parts, strict=True)
+    ]
     covered = frozenset().union(*(k for (_, k), kept in zip(parts, keep, strict=True) if kept))
     for i, (text, k) in enumerate(parts):
         # a negated clause that alone has one of the claim's words carries the claim too: an
@@ -683,6 +758,154 @@ _FREE_WORD = re.compile(
     re.IGNORECASE,
 )
 """A claim that something costs nothing."""
+
+
+_PROPORTION = re.compile(
+    r"(?<![\w.,])(\d+|one|two|three|four|five)\s+(?:in|out of|of every)\s+(\d+)(?![\w.,])"
+    r"|(?<![\w.,])(\d+)\s+из\s+(\d+)(?![\w.,])|(?<![\d.,])(\d+(?:[.,]\d+)?)\s?%",
+    re.IGNORECASE,
+)
+_MOST = re.compile(
+    r"(?<![\w-])(?:most|the majority|большинство|большинства|большей части)(?![\w-])"
+    r"|大多数|多数|大部分|绝大部分",
+    re.IGNORECASE,
+)
+"""More than half (not `many`: a quarter of a country is many people)."""
+_NEXT_NOUN = re.compile(r"\s+(?:(?:of|of the|из|из числа)\s+)?([^\W\d_]+)", re.IGNORECASE)
+_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _minority_as_most(claim: str, window: str) -> list[RiskSignal]:
+    """The claim says most (`most people get soreness`) where the evidence gives a share under
+    half (`in about 1 in 10 people`, `у 5 из 100`, `10%`): another quantity, named on both
+    sides."""
+    said = _MOST.search(claim)
+    if said is None or _negated_at(claim, said.start()):
+        return []
+    whom = _NEXT_NOUN.match(claim, said.end())
+    if whom is None:
+        return []
+    whom_keys = keys(whom.group(1).lower())
+    for m in _PROPORTION.finditer(window):
+        of = _NEXT_NOUN.match(window, m.end())
+        if of is None or not keys(of.group(1).lower()) & whom_keys:
+            continue  # a share of something else (`according to 41%`)
+        if m.group(5) is not None:
+            share = float(m.group(5).replace(",", ".")) / 100
+        else:
+            part, whole = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            part_n = _SMALL.get(part.lower()) or int(part)
+            share = part_n / int(whole) if int(whole) else 1.0
+        if share < 0.5:
+            detail = f"{said.group()} (evidence: {m.group().strip()})"
+            return [RiskSignal(SignalCode.QUANTIFIER_MISMATCH, detail)]
+    return []
+
+
+_RATE_AFTER = re.compile(
+    r"\s*(?:a|an|per|each|every|в|за|на|/)\s*(day|night|week|month|year|hour|сутки|день"
+    r"|ночь|неделю|месяц|год|час)(?![\w-])",
+    re.IGNORECASE,
+)
+_RATE_PERIOD = {
+    "day": "day", "сутки": "day", "день": "day", "night": "night", "ночь": "night",
+    "week": "week", "неделю": "week", "month": "month", "месяц": "month", "year": "year",
+    "год": "year", "hour": "hour", "час": "hour",
+}  # fmt: skip
+
+
+def _rate_period(text: str, q: Quantity) -> str | None:
+    """The period an amount is given per (`150 000 рублей в сутки`, `8 euros per day`)."""
+    at = text.find(q.text)
+    if at < 0:
+        return None
+    m = _RATE_AFTER.match(text, at + len(q.text))
+    return None if m is None else _RATE_PERIOD[m.group(1).lower()]
+
+
+def _rate_swapped(
+    claim: str, window: str, c_quantities: Sequence[Quantity], ev_quantities: Sequence[Quantity]
+) -> list[RiskSignal]:
+    """The claim gives an amount per another period than the evidence gives the same amount
+    (`150 000 рублей в месяц` for `150 000 рублей в сутки и 600 000 рублей в месяц`): another
+    rate, named on both sides."""
+    out = []
+    for q in c_quantities:
+        said = _rate_period(claim, q)
+        if said is None:
+            continue
+        stated = {p for e in ev_quantities if same_amount(q, e) for p in (_rate_period(window, e),)}
+        if stated and said not in stated and None not in stated:
+            detail = f"{q.text} per {said} (evidence: per {', '.join(sorted(map(str, stated)))})"
+            out.append(RiskSignal(SignalCode.NUMBER_MISMATCH, detail))
+    return out
+
+
+_CLOCK_TIME = re.compile(r"(?<![\d:.,])(\d{1,2}):([0-5]\d)(?![\d:])")
+
+
+def _clocks(text: str) -> set[str]:
+    """Times of day as `HH:MM` (24:00, the end of a day, is 00:00 of the next)."""
+    return {f"{int(h) % 24:02d}:{m}" for h, m in _CLOCK_TIME.findall(text) if int(h) <= 24}
+
+
+def _clock_unstated(claim: str, window: str) -> list[RiskSignal]:
+    """A time of day the evidence does not state, where it states others: compared whole, so
+    `00:00` is not found in `12:00` by its minutes."""
+    said = _clocks(claim)
+    if not said:
+        return []
+    stated = _clocks(window)
+    missing = sorted(said - stated)
+    if not stated or not missing:
+        return []
+    detail = f"{', '.join(missing)} (evidence: {', '.join(sorted(stated))})"
+    return [RiskSignal(SignalCode.NUMBER_MISMATCH, detail)]
+
+
+_BARE_BOUND = re.compile(
+    r"(?<![\w-])(at least|no less than|not less than|at most|no more than|not more than"
+    r"|не менее|не меньше|как минимум|не более|не больше)(?![\w-])",
+    re.IGNORECASE,
+)
+_BARE_KIND = {
+    "at least": "lower", "no less than": "lower", "not less than": "lower",
+    "не менее": "lower", "не меньше": "lower", "как минимум": "lower",
+    "at most": "upper", "no more than": "upper", "not more than": "upper",
+    "не более": "upper", "не больше": "upper",
+}  # fmt: skip
+_AMOUNT_AHEAD = re.compile(
+    r"\s*(?:(?:в|за|на|the|a)\s+)?(?:[$€£¥]\s?)?(?:\d|(?:"
+    + patterns.words((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), ignorecase=True)
+    + r")(?![\w-]))",
+    re.IGNORECASE,
+)
+
+
+def _bare_bounds(text: str) -> dict[str, str]:
+    """Direction -> bound phrase of the bounds that govern no amount (`wait at least the
+    number of seconds given in Retry-After`, `не менее указанного срока`)."""
+    return {
+        _BARE_KIND[m.group(1).lower()]: m.group(1)
+        for m in _BARE_BOUND.finditer(text)
+        if not _AMOUNT_AHEAD.match(text, m.end())
+    }
+
+
+def _bare_bound_flipped(claim: str, window: str) -> list[RiskSignal]:
+    """A bound on something that is no number turned the other way (`no more than the number
+    of seconds in Retry-After` for `at least` it): the claim allows what the evidence rules
+    out. Insufficient, not a contradiction: at the bound itself both hold."""
+    said = _bare_bounds(claim)
+    if not said:
+        return []
+    stated = _bare_bounds(window)
+    for kind, word in said.items():
+        other = "upper" if kind == "lower" else "lower"
+        if kind not in stated and other in stated:
+            detail = f"{word} (evidence: {stated[other]})"
+            return [RiskSignal(SignalCode.BOUND_MISMATCH, detail)]
+    return []
 
 
 def _free_for_a_price(claim: str, focus: str) -> list[RiskSignal]:
@@ -1201,6 +1424,14 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     flipped = _comparison_flipped(claim_n, window_n)
     mismatches += flipped
     states_other += flipped
+    minority = _minority_as_most(claim_n, window_n)
+    mismatches += minority
+    states_other += minority
+    mismatches += _bare_bound_flipped(claim_n, window_n)
+    mismatches += _clock_unstated(claim_n, window_n)
+    rated = _rate_swapped(claim_n, window_n, c_quantities, ev_quantities)
+    mismatches += rated
+    states_other += rated
     priced_free = _free_for_a_price(claim_n, window_n)
     if priced_free:
         mismatches += priced_free
@@ -1211,7 +1442,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
 
     # content words (Latin, Cyrillic) and Chinese words
     masked = _APPROXIMATELY.sub(
-        lambda m: " " * len(m.group()), _mask_after_bounds(_mask_closed(claim_n))
+        lambda m: " " * len(m.group()),
+        _mask_after_bounds(_mask_closed(mask_duration_nouns(claim_n))),
     )
     ev_keys = ev.get(span_keys)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
@@ -1228,7 +1460,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             raw in _NUMBER_WORDS
             or ("-" in raw and all(p in _NUMBER_WORDS for p in raw.split("-")))  # два-три
             or raw in _CLOSED_WORDS
-            or raw in GENERIC_REFERENTS
+            or (raw in GENERIC_REFERENTS and not _MEANS.search(masked, max(0, a - 24), a))
             or _modal_form(raw)
             or (priced and _price_verb(raw))
         ):
@@ -1313,6 +1545,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         sentences,
         ev.get(_segment_parts) if whole else _segment_parts(sentences),
         merged=_MERGED_CLAIM.search(claim_n) is not None,
+        amounts=c_quantities,
     )
     whole = whole and focus is sentences
     found, opposed = compare(

@@ -368,9 +368,9 @@ def _morph() -> Any:
 
 
 _RU_SUFFIXES = (
-    "ывание", "ивание", "ование", "евание", "ение", "ание", "яние", "тие", "ние",
+    "ывание", "ивание", "ование", "евание", "ение", "ание", "яние", "тие", "ние", "ация",
     "ывать", "ивать", "овать", "евать", "вать", "ать", "ять", "еть", "ить", "уть", "оть", "ти",
-    "енный", "анный", "онный", "ённый", "ный", "ной", "ний", "ый", "ий", "ой", "ая", "ое",
+    "енный", "анный", "онный", "ённый", "ийный", "ный", "ной", "ний", "ый", "ий", "ой", "ая", "ое",
     "ие", "ия", "ка", "о", "е", "ь", "а", "я",
 )  # fmt: skip
 _RU_ALTERNATIONS = (
@@ -379,6 +379,7 @@ _RU_ALTERNATIONS = (
 )  # fmt: skip
 
 
+_RU_REFLEXIVE_VERB = ("ться", "тись", "чься", "тися")
 _RU_KEPT_TAILS = frozenset({"ж", "ч", "щ"})
 """Alternating consonants that the noun of the same root may keep (`поддержка`, `проверка`)."""
 _RU_ROOT_VOWEL = re.compile(r"[^аеёиоуыэюя](ав|ов|[ео])[^аеёиоуыэюя]*$")
@@ -392,7 +393,8 @@ def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
     adjective with its noun: удалять / удалить / удаление -> удал, возвращать / возвратить /
     возврат -> возврат, качественный / качество -> качеств. Consonant alternations give
     several candidates (очищать -> очист, очит). Empty when too short to be telling."""
-    word = lemma[:-2] if lemma.endswith(("ся", "сь")) else lemma
+    # only a verb is reflexive (`записаться`), not a noun that ends alike (`запись`)
+    word = lemma[:-2] if lemma.endswith(_RU_REFLEXIVE_VERB) else lemma
     for suffix in _RU_SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
@@ -432,6 +434,10 @@ def ru_roots(lemma: str, shortest: int = 4) -> tuple[str, ...]:
     for w in list(found):
         if w.endswith("ех"):
             found.append(w[:-2] + "езд")
+        elif w.endswith("ст") and len(w) >= 6:
+            found.append(w[:-2] + "ск")  # перевыпустить / перевыпуск, опустить / опуск
+        elif w.endswith("ир") and bare.endswith("ировать") and len(w) >= 7:
+            found.append(w[:-2])  # регистрировать / регистрация
     return tuple(dict.fromkeys(w for w in found if len(w) >= shortest))
 
 

@@ -141,6 +141,7 @@ BOUND_PHRASES = WordClass.of(
     "не ближе, не дальше, не реже, не чаще, "
     "как минимум, минимум, "
     "максимум, как максимум, не менее чем, не более чем, "
+    "свыше, более, больше, менее, меньше, более чем, больше чем, менее чем, меньше чем, "
     "至少, 最多, 至多, 最少, 不超过, 以内, 以上, 以下, 之内, 超过, 低于, 高于, 少于, 多于, "
     "не более, не больше, не менее, не меньше, не позднее, не позже, не ранее, не раньше, "
     "не дольше, не свыше, не превышает, не превышать, не позднее чем, не позже чем, "
@@ -342,6 +343,9 @@ class Slots:
     entitled: bool = False
     """A permission that grants a benefit (`可享受5天年假`, `may enjoy`): an entitlement, which
     a claim may state plainly (`有5天年假`), not a hedge."""
+    bare_negated: frozenset[str] = frozenset()
+    """Keys of the Chinese words a negation governs with no `的` modifier between (`不得携带动物`,
+    not `不计入正式环境的配额`): `不…任何 X` says no more than that."""
     capped: frozenset[str] = frozenset()
     """Number tokens the text bounds from above (`up to 8`, `не более 8`, `must not take more
     than 8`): a permission with a cap (`may take up to 8`) states the cap."""
@@ -626,6 +630,7 @@ def _slots(text: str) -> Slots:
         masked = _IMPLICATIVE.sub(_implied_negation, masked)
     words = tuple(scan(masked)[2])
     located = _negations(masked)
+    bare_negated = _zh_bare_negated(masked, located) if has_cjk(lowered) else frozenset()
     negated = tuple(n for _, n in located)
     main_at = [pos for pos, n in located if not any(a <= pos < b for a, b in clauses)]
     main = tuple(n for pos, n in located if not any(a <= pos < b for a, b in clauses))
@@ -762,6 +767,7 @@ def _slots(text: str) -> Slots:
         main_negated=bool(main),
         sufficient=_sufficient(lowered, conditions),
         capped=_capped(text, lowered, modality.get("possible")),
+        bare_negated=bare_negated,
         entitled=_ENTITLED.search(lowered) is not None,
     )
 
@@ -1204,6 +1210,30 @@ def _not_quantifying(lowered: str, word: str, at: int) -> bool:
     return False
 
 
+_ZH_CLAUSE_END = re.compile(r"[，。；！？,;]")
+
+
+def _zh_bare_negated(text: str, located: Iterable[tuple[int, Negation]]) -> frozenset[str]:
+    """Keys of the words each negation governs up to its clause's end, when no `的` modifier
+    stands among them."""
+    found: set[str] = set()
+    for pos, _ in located:
+        end = _ZH_CLAUSE_END.search(text, pos)
+        rest = text[pos : end.start() if end else len(text)]
+        if "的" not in rest:
+            found.update(k for w in _zh_words(rest) if len(w) > 1 for k in keys(w))
+    return frozenset(found)
+
+
+_ZH_NEGATED_ANY = re.compile(r"[不没无未禁免]")
+"""A negation before `任何` in its clause: `not any X` is `no X`."""
+_ZH_ONE_OF = re.compile(r"^一[个名位家条种项件份]?")
+"""`任意一个车站` quantifies `车站`, as `任一车站` does."""
+_NOT_ANY = "¬"
+"""Marks a quantifier under its clause's negation (`不得携带任何动物`): it says what the
+evidence's bare negation of the same noun says (`不得携带动物`), no more."""
+
+
 def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozenset[str]], ...]:
     """(rank, quantifier, keys of what it quantifies) of every quantifier, in text order.
     `whole` is the text before its conditions were masked (`lowered` is the masked one)."""
@@ -1238,11 +1268,16 @@ def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozense
                     )
                 ):
                     continue  # `A和B都…`, `每位客人都…`: 都 agrees with a list or a quantifier
+                negated_any = (
+                    at >= 0
+                    and w in ("任何", "任意")
+                    and _ZH_NEGATED_ANY.search(_clause_before(lowered, at)) is not None
+                )
                 if at >= 0:
-                    follow = lowered[at + len(w) : at + len(w) + 4].strip("的 ")
+                    follow = _ZH_ONE_OF.sub("", lowered[at + len(w) : at + len(w) + 6]).strip("的 ")
                     head = follow[:2]
                     target = keys(head) if len(head) == 2 and has_cjk(head) else frozenset()
-                    found.append((at, rank, w, target))
+                    found.append((at, rank, f"{_NOT_ANY}{w}" if negated_any else w, target))
     found.sort(key=lambda t: t[0])
     return tuple((rank, word, target) for _, rank, word, target in found)
 
@@ -1669,9 +1704,12 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
         ]
         return max(hits, default=(0, ""))
 
-    for c, word, target in claim.quantified:
-        if word == "per":
+    for c, marked, target in claim.quantified:
+        if marked == "per":
             continue
+        word = marked.removeprefix(_NOT_ANY)
+        if word != marked and target & evidence.bare_negated:
+            continue  # `不得携带任何动物` for `不得携带动物`: no animal either way
         e, e_word = rank_on(target, evidence, past=True)
         if (c == 3 and e < 3) or (c == 2 and e == 1):
             out.append(

@@ -133,6 +133,22 @@ _ZH_ARTICLE = re.compile(
 """`一个订单` is "an order", not a count of one: 一 before a noun's classifier stays a word."""
 
 
+_ALL_DAY_HEADS = re.compile(r"(?i)clock|24 hours a day|24/7|day and night|any time of|сут|ночью")
+_ALL_DAY = re.compile(
+    r"(?<![\w-])(?:(?:around|round) the clock|24 hours a day(?:,? (?:and )?7 days a week)?|24/7"
+    r"|day and night|at any time of (?:the )?day(?: or night)?"
+    r"|в любое время суток|24 часа в сутки|днём и ночью|днем и ночью)(?![\w-])",
+    re.IGNORECASE,
+)
+"""Ways of saying at every hour (`around the clock`, `24 hours a day`, `в любое время суток`,
+`24 часа в сутки`): one word, so that neither side's wording reads as an amount of hours."""
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
+def _all_day(m: re.Match[str]) -> str:
+    return "круглосуточно" if _CYRILLIC.search(m.group()) else "around-the-clock"
+
+
 @short_cache(maxsize=4096)
 def normalize_zh(text: str) -> str:
     """Chinese numerals in front of a classifier become digits (`两个` → `2个`), so both sides
@@ -193,7 +209,21 @@ def normalize_zh(text: str) -> str:
     if "角" in text:
         text = _ZH_JIAO.sub(lambda m: f"0.{_fmt(zh_number(m.group(1)) or 0)}元", text)
     text = _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
+    if "到" in text or "至" in text:
+        text = _ZH_RANGE_START.sub(_zh_range_start, text)
     return _ZH_PEOPLE.sub(r"\1人", text)
+
+
+_ZH_RANGE_START = re.compile(
+    r"(?<![第统唯之万])([零〇一二三四五六七八九十两百]+)(?=(?:到|至|~|～|-)\d)"
+)
+"""The first number of a range written in numerals before a second in digits (`五到7个工作日`,
+once the second has its classifier): digits too, so the two ends compare as numbers."""
+
+
+def _zh_range_start(m: re.Match[str]) -> str:
+    value = zh_number(m.group(1))
+    return m.group(0) if value is None else _fmt(value)
 
 
 _PENCE = re.compile(r"(?<![\w.,£$€])(\d{1,2})\s?(?:pence|p)(?![\w-])")
@@ -330,7 +360,20 @@ _CLOCK_ONE_DIGIT = re.compile(r"(?<![\d:.,])(\d):([0-5]\d)(?![\d:])")
 _NOT_HOURS = frozenset({"once", "twice", "thrice", "single", "double", "triple", "dozen"})
 _SPOKEN_CLOCK_HEADS = re.compile(
     patterns.words(
-        (" in the ", "noon", "midday", "час", "утра", "вечера", "половин", "полуд", "полден"),
+        (
+            " in the ",
+            "noon",
+            "midday",
+            "midnight",
+            "час",
+            "утра",
+            "вечера",
+            "половин",
+            "полуд",
+            "полден",
+            "полноч",
+            "полуноч",
+        ),
         ignorecase=True,
     ),
     re.IGNORECASE,
@@ -362,6 +405,19 @@ _EN_DAYTIME = re.compile(
 _EN_NOON = re.compile(
     r"(?<![\w-])(at|until|till|from|before|after|by)\s+(?:noon|midday)(?![\w-])", re.I
 )
+_MIDNIGHT = re.compile(
+    r"(?<![\w-])(at|until|till|from|before|after|by|в|с|до|после|к)\s+(?:midnight|полночь|полуночи)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+_UNTIL = frozenset({"until", "till", "before", "by", "до", "к"})
+
+
+def _midnight(m: re.Match[str]) -> str:
+    """`at midnight` is 00:00, the start of a day; `until midnight` is 24:00, its end."""
+    return f"{m.group(1)} {'24:00' if m.group(1).lower() in _UNTIL else '00:00'}"
+
+
 _RU_HOURS = {w: int(v) for w, v in RU_NUMBERS.items() if 1 <= v <= 12 and v == int(v)} | {
     "часу": 1,
     "одного": 1,
@@ -429,6 +485,8 @@ def _spoken_clock(text: str) -> str:
         text = _EN_DAYTIME.sub(en, text)
     if "noon" in lowered or "midday" in lowered:
         text = _EN_NOON.sub(lambda m: f"{m.group(1)} 12:00", text)
+    if "midnight" in lowered or "полноч" in lowered or "полуноч" in lowered:
+        text = _MIDNIGHT.sub(_midnight, text)
     if "час" in lowered:
         text = _RU_DAYTIME.sub(ru, text)
     if "половин" in lowered:
@@ -444,6 +502,8 @@ def normalize_clock(text: str) -> str:
     """`6 pm` → `18:00`, `9:30 a.m.` → `09:30`, `8:30` → `08:30`, `9 вечера` → `21:00`, `с 10
     до 19 часов` → `с 10:00 до 19:00`, `eight in the morning` → `08:00`: both sides write a
     time of day the same way (and sterling's subunit: `15 pence` → `£0.15`)."""
+    if _ALL_DAY_HEADS.search(text):
+        text = _ALL_DAY.sub(_all_day, text)
     if _SPOKEN_CLOCK_HEADS.search(text):
         text = _spoken_clock(text)
     if "p" in text and _PENCE.search(text):
@@ -827,9 +887,13 @@ def _range_units(text: str, out: list[Quantity]) -> None:
         second = next((q for q in out if q.text.startswith(m.group(2)) and q.unit), None)
         if second is None:
             continue
+        # the second's value may be converted (`15千克` is 15000 g): the first scales alike
+        written = float(m.group(2).replace(",", "."))
+        factor = float(second.value) / written if written else 1.0
         for i, q in enumerate(out):
             if q.unit is None and q.text == m.group(1) and not q.frequency:
-                out[i] = Quantity(q.value, second.unit, q.text)
+                value = q.value if factor == 1.0 else _fmt(float(q.value) * factor)
+                out[i] = Quantity(value, second.unit, q.text)
                 break
 
 
@@ -953,10 +1017,12 @@ _PHRASE_QUANTITY = re.compile(
     + r")(?![\w-])"
 )
 _ARTICLE_UNIT = re.compile(
-    r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|times|after|than|over|up to|about)\s+"
-    r"((?:a|an|one)\s+([a-z]+))(?![\w-])"
+    r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|times|after|than|over|up to|about"
+    r"|of(?=\s+an?\s+[a-z]+\s+(?:or|and)\s+(?:more|longer|less|shorter|over|under)(?![\w-])))"
+    r"\s+((?:a|an|one)\s+([a-z]+))(?![\w-])"
 )
-"""`within a week`, `once a day`, `for an hour`: the article counts one of the unit."""
+"""`within a week`, `once a day`, `for an hour`, `rentals of a week or longer`: the article
+counts one of the unit."""
 _TIMES_WORDS = frozenset({"twice", "thrice", "дважды", "трижды", "четырежды", "пятикратно"})
 _RU_FREQ_STEMS = {
     "суточн": "d", "ежедневн": "d", "еженедельн": "wk", "ежемесячн": "mo", "ежегодн": "yr",
@@ -1235,7 +1301,7 @@ UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, throughout, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
     "каждого, каждому, любой, любые, любого, всегда, "
-    "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 任意, 总是, 全都, 都, 均, 一律, 统一",
+    "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 任意, 任一, 总是, 全都, 都, 均, 一律, 统一",
 )
 MAJORITY = WordClass.of(
     "most, many, majority, "
@@ -1443,7 +1509,8 @@ _EN_AFTER_HEADS = re.compile(r"(?<![\w-])(?:at|or|and|max|min|и|или)(?![\w-]
 _EN_BOUND_AFTER = re.compile(
     r"(?<![\w.,-])(?=\d|"
     + patterns.words((*EN_NUMBERS, *RU_NUMBERS), ignorecase=True)
-    + r"\b)[\w.,]+(?:\s+[^\W\d_]+){0,3}?\s+("
+    + r"\b|an?\s+(?:second|minute|hour|day|night|week|month|quarter|year)s?\b)"
+    + r"[\w.,]+(?:\s+[^\W\d_]+){0,3}?\s+("
     + patterns.words(_EN_AFTER_KIND, ignorecase=True)
     + r")(?![\w-])(?!\s+(?:[$€£¥]\s?)?(?:\d|"
     + patterns.words(EN_NUMBERS, ignorecase=True)
@@ -1574,6 +1641,38 @@ def mask_adjective_bounds(text: str) -> str:
         return text
     for m in _ADJ_BOUND.finditer(text):
         if _given_amount(text, m, copula=True) is not None:
+            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    return text
+
+
+_DURATION_HEADS = re.compile(
+    r"(?i)period|term|duration|length|time|window|hours|срок|период|продолжительност"
+    r"|длительност|время|часы|期|时长|时间"
+)
+_DURATION_NOUN = re.compile(
+    r"(?<![\w-])(?:period|term|duration|length|time|window|hours|срок|период|продолжительность"
+    r"|длительность|время|часы)(?![\w-])|(?:期限|时长|时间|期)(?=为|是)",
+    re.IGNORECASE,
+)
+_CLOCK_AT = re.compile(r"\d{1,2}:\d{2}")
+_TIME_UNITS = frozenset({"ms", "s", "min", "h", "d", "wk", "mo", "yr", "bd", "bh", "bwk"})
+
+
+def mask_duration_nouns(text: str) -> str:
+    """Blank a noun that only names the duration it is given (`the retention period is 35
+    days`, `срок хранения — 35 дней`, `保修期是24个月`): the amount is compared as a slot, and
+    the noun says no more than that it is a length of time (`kept for 35 days`)."""
+    if not _DURATION_HEADS.search(text):
+        return text
+    for m in _DURATION_NOUN.finditer(text):
+        amount = _given_amount(text, m, copula=True)
+        if amount is None:
+            continue
+        given = quantities(text[amount.start() : amount.start() + 40])
+        timed = given and given[0].unit in _TIME_UNITS
+        if (timed and text.startswith(given[0].text, amount.start())) or _CLOCK_AT.match(
+            text, amount.start()
+        ):
             text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     return text
 

@@ -2083,3 +2083,229 @@ def test_eleventh_round_rules_and_their_guards(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
+
+
+# Twelfth round (rules-3.8): each rule beside the guard that keeps it from accepting more.
+TWELFTH_ROUND = [
+    (
+        "Срок хранения ежедневных копий составляет 35 дней.",
+        "Ежедневные копии хранятся 35 дней.",
+        "ru",
+        "entailed",
+    ),
+    ("全量备份的保存期限为三十天。", "全量备份保留30天，增量备份保留7天。", "zh", "entailed"),
+    ("The trial period is 35 days.", "Daily backups are kept for 35 days.", "en", "insufficient"),
+    (
+        "The retention period for daily backups is 36 days.",
+        "Daily backups are kept for 35 days, and monthly backups are kept for 12 months.",
+        "en",
+        "contradicted",
+    ),
+    ("整机保修两年。", "整机保修两年，滤网属于耗材，不在保修范围内。", "zh", "entailed"),
+    ("滤网在保修范围内。", "整机保修两年，滤网属于耗材，不在保修范围内。", "zh", "contradicted"),
+    (
+        "Additional drivers can be registered through the app for 8 euros per day each.",
+        "Additional drivers can be registered at the counter for 8 euros per day each and must meet the same age and licence requirements.",
+        "en",
+        "insufficient",
+    ),
+    ("The app keeps your data for 30 days.", "Your data is kept for 30 days.", "en", "entailed"),
+    (
+        "Most people get soreness, redness or swelling at the injection site.",
+        "Soreness, redness or swelling at the injection site occurs in about 1 in 10 people and typically resolves within 2 days.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Большинство пациентов отмечают головную боль.",
+        "Головная боль возникает у 5 из 100 пациентов.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Most scientists expect moderate effects.",
+        "Catastrophic effects would likely be observed according to 41%, while 44% thought the effects would be moderate.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Clients should wait no more than the number of seconds given in Retry-After before retrying.",
+        "Clients should wait at least the number of seconds given in Retry-After before sending the next request.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Clients should wait at least the number of seconds given in Retry-After before retrying.",
+        "Clients should wait at least the number of seconds given in Retry-After before sending the next request.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Лимит на снятие наличных составляет 150 000 рублей в месяц.",
+        "Лимит на снятие наличных составляет 150 000 рублей в сутки и 600 000 рублей в месяц.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Лимит на снятие наличных составляет 150 000 рублей в сутки.",
+        "Лимит на снятие наличных составляет 150 000 рублей в сутки и 600 000 рублей в месяц.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "You may leave your pet alone in the room only if it's kept in a closed travel crate.",
+        "Pets must not be left alone in the room unless they are kept in a closed travel crate.",
+        "en",
+        "entailed",
+    ),
+    (
+        "You're liable for any damage your pet causes.",
+        "Guests are liable for any damage caused by their pets.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Your daily quota resets at midnight UTC.",
+        "Daily quotas reset at 00:00 UTC.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Daily quotas reset at midnight UTC.",
+        "Daily quotas reset at 12:00 UTC.",
+        "en",
+        "insufficient",
+    ),
+    ("Бассейн работает до полуночи.", "Бассейн работает с 06:00 до 24:00.", "ru", "entailed"),
+    (
+        "Rentals of a week or longer include unlimited mileage.",
+        "Rentals of 7 days or more include unlimited mileage.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Rentals of a week or less include unlimited mileage.",
+        "Rentals of 7 days or more include unlimited mileage.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "体重10到15公斤的儿童一次用量为4毫升。",
+        "体重10至15千克的儿童，一次用量为4毫升。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "体重10到20公斤的儿童一次用量为4毫升。",
+        "体重10至15千克的儿童，一次用量为4毫升。",
+        "zh",
+        "insufficient",
+    ),
+    ("病理报告可能要五到七个工作日。", "病理报告可能需要5至7个工作日。", "zh", "entailed"),
+    ("病理报告可能要五到八个工作日。", "病理报告可能需要5至7个工作日。", "zh", "contradicted"),
+    (
+        "除了导盲犬以外，您不能携带任何动物进站乘车。",
+        "除导盲犬外，乘客不得携带动物进站乘车。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "沙箱环境的调用不计入任何配额。",
+        "沙箱环境的调用不计入正式环境的配额。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "乘客可以携带任何动物进站乘车。",
+        "除导盲犬外，乘客不得携带动物进站乘车。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "您可以在一周内到任意一个车站的客服中心办理退还。",
+        "乘客可在7日内到任一车站客服中心办理车票退还。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "请您在预约时段开始前半小时到候诊区签到。",
+        "患者应在预约时段开始前30分钟到达候诊区签到。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "驾校的报名受理时间是工作日上午九点到下午五点。",
+        "驾校在工作日9:00至17:00受理报名。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "Support hours are 08:00 to 19:00 on business days.",
+        "Support is available on business days from 08:00 to 18:00.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Часы работы поддержки — с 9:00 до 18:00 по будням.",
+        "Поддержка работает по будням с 9:00 до 18:00.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Пауэрбанк ёмкостью свыше 160 Вт·ч к перевозке не примут.",
+        "Пауэрбанки ёмкостью более 160 Вт·ч к перевозке не принимаются.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Пауэрбанк ёмкостью свыше 160 Вт·ч к перевозке примут.",
+        "Пауэрбанки ёмкостью более 160 Вт·ч к перевозке не принимаются.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Ручную кладь весом до 10 кг включительно провозят бесплатно.",
+        "Ручная кладь весом не более 10 кг провозится бесплатно.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Генеральная уборка комнаты проводится самими жильцами раз в 14 дней.",
+        "Генеральную уборку комнаты жильцы проводят раз в 14 дней.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Заблокировать карту вы можете в любое время суток.",
+        "Заблокировать карту можно круглосуточно.",
+        "ru",
+        "entailed",
+    ),
+    ("Support is available 24/7.", "Support is available around the clock.", "en", "entailed"),
+    (
+        "Support is available around the clock.",
+        "Support is available from 08:00 to 18:00.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Перевыпустить карту можно бесплатно.",
+        "Перевыпуск карты производится бесплатно.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Гарантийный срок на сам пылесос составляет два года.",
+        "Гарантия на пылесос составляет 24 месяца, на аккумулятор — 12 месяцев.",
+        "ru",
+        "entailed",
+    ),
+    ("Daily quotas reset at 00:00 UTC.", "Daily quotas reset at 12:00 UTC.", "en", "insufficient"),
+]
+
+
+@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), TWELFTH_ROUND)
+def test_twelfth_round_rules_and_their_guards(
+    claim: str, evidence: str, language: str, verdict: str
+) -> None:
+    assert _verdict_in(claim, evidence, language) == verdict
