@@ -267,11 +267,13 @@ _NEGATED_BOUND = re.compile(
     r"(?P<bound>beyond|longer than|more than|over|later than|past|less than|fewer than|"
     r"under|below|earlier than|больше|более|дольше|свыше|позже|позднее|чаще|меньше|менее|"
     r"раньше|ранее|реже|exceed|превышать|превышает|превышают|превысить|превысит|превысят)\s+"
-    r"(?=[\d$€£]|(?:" + patterns.words((*EN_NUMBERS, *RU_NUMBERS)) + r")(?![\w-]))"
+    r"(?=[\d$€£]|(?:" + patterns.words((*EN_NUMBERS, *RU_NUMBERS)) + r")(?![\w-])"
+    r"|(?:недел[июе]|месяца|суток|года|часа|дня)(?![\w-]))"
 )
 """`not retained beyond 7 days`, `do not take the tablets for more than 3 days`, `нельзя
-принимать больше 8 таблеток`: the negation is the bound's (the number is bounded from above),
-not a negated predicate; the words between stay content."""
+принимать больше 8 таблеток`, `не дольше недели` (a bare unit counts one): the negation is the
+bound's (the number is bounded from above), not a negated predicate; the words between stay
+content."""
 _ZH_NEGATED_BOUND = re.compile(
     rf"{ZH_NEGATED_MODAL}(?=[^，。；,;：:\d]{{0,8}}?(?:超过|多于|高于|大于|少于|低于|小于)\s?"
     r"(?:\d|[一二两三四五六七八九十百千万半]))"
