@@ -345,6 +345,9 @@ class Slots:
     entitled: bool = False
     """A permission that grants a benefit (`可享受5天年假`, `may enjoy`): an entitlement, which
     a claim may state plainly (`有5天年假`), not a hedge."""
+    denying: bool = False
+    """A verb that denies without a negation word (`is excluded from`, `exempt from`,
+    `освобождены от`, `不计入`): a claim's negation may restate it."""
     bare_negated: frozenset[str] = frozenset()
     """Keys of the Chinese words a negation governs with no `的` modifier between (`不得携带动物`,
     not `不计入正式环境的配额`): `不…任何 X` says no more than that."""
@@ -770,6 +773,7 @@ def _slots(text: str) -> Slots:
         sufficient=_sufficient(lowered, conditions),
         capped=_capped(text, lowered, modality.get("possible")),
         bare_negated=bare_negated,
+        denying=_DENYING.search(lowered) is not None,
         entitled=_ENTITLED.search(lowered) is not None,
     )
 
@@ -1127,6 +1131,13 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
 
 
 _NEGATION_CLAUSE_END = re.compile(r"[,;:.!?，；。！？]")
+_DENYING = re.compile(
+    r"(?<![\w-])(?:(?:is|are|was|were|be|being)\s+excluded|exempt(?:ed)?\s+from"
+    r"|исключен[аоы]?\s+из|освобожд\w+\s+от)(?![\w-])|不计入|免于|排除在",
+    re.IGNORECASE,
+)
+
+
 _ZH_CLAUSE_END = re.compile(r"[,;!?，；。！？、]|[.:](?!\d)")
 """Where a Chinese negation's clause ends (not the point of `675.2` or the colon of `9:30`)."""
 
@@ -1437,7 +1448,12 @@ def compare(
         # the printing service`) than a clash: insufficient, not contradicted
         # evidence that only says it was tried, planned or believed (or asks) asserts nothing
         # a negation could contradict
-        plain = not evidence.conditions and not evidence.negated and not evidence.hedge
+        plain = (
+            not evidence.conditions
+            and not evidence.negated
+            and not evidence.hedge
+            and not evidence.denying
+        )
         # as many negations on both sides that merely name different words are mostly one
         # negation in another word order (`нельзя даже на велосипедах` / `… категорически
         # нельзя`): insufficient, not contradicted

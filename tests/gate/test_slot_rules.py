@@ -2301,6 +2301,30 @@ TWELFTH_ROUND = [
         "entailed",
     ),
     ("Daily quotas reset at 00:00 UTC.", "Daily quotas reset at 12:00 UTC.", "en", "insufficient"),
+    (
+        "Без консультации врача лечение не должно длиться дольше недели.",
+        "Без консультации врача продолжительность лечения не должна превышать 7 дней.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Без консультации врача принимать сироп можно не дольше недели.",
+        "Без консультации врача продолжительность лечения не должна превышать 7 дней.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Bulk export calls don't count toward the per-minute limit, but each one uses up 100 requests of your daily quota.",
+        "The bulk export endpoint is excluded from the per-minute limit but counts as 100 requests against the daily quota for each call.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Bulk export calls don't count toward the daily quota.",
+        "The bulk export endpoint counts as 100 requests against the daily quota for each call.",
+        "en",
+        "contradicted",
+    ),
 ]
 
 
