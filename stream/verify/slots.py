@@ -345,9 +345,13 @@ class Slots:
     entitled: bool = False
     """A permission that grants a benefit (`可享受5天年假`, `may enjoy`): an entitlement, which
     a claim may state plainly (`有5天年假`), not a hedge."""
-    denying: bool = False
-    """A verb that denies without a negation word (`is excluded from`, `exempt from`,
-    `освобождены от`, `不计入`): a claim's negation may restate it."""
+    negation_objects: frozenset[str] = frozenset()
+    """Keys of the content words right after each negation (`don't count toward the
+    per-minute limit`: per-minute, limit): what a denying verb must deny for the two to be
+    read as one statement."""
+    denied: frozenset[str] = frozenset()
+    """Keys of what a verb denies without a negation word (`is excluded from the per-minute
+    limit`, `освобождены от платы`): a claim's negation of the same thing may restate it."""
     bare_negated: frozenset[str] = frozenset()
     """Keys of the Chinese words a negation governs with no `的` modifier between (`不得携带动物`,
     not `不计入正式环境的配额`): `不…任何 X` says no more than that."""
@@ -773,7 +777,8 @@ def _slots(text: str) -> Slots:
         sufficient=_sufficient(lowered, conditions),
         capped=_capped(text, lowered, modality.get("possible")),
         bare_negated=bare_negated,
-        denying=_DENYING.search(lowered) is not None,
+        denied=_denied(lowered),
+        negation_objects=_negation_objects(masked, located),
         entitled=_ENTITLED.search(lowered) is not None,
     )
 
@@ -1138,6 +1143,27 @@ _DENYING = re.compile(
 )
 
 
+def _negation_objects(text: str, located: Iterable[tuple[int, Negation]]) -> frozenset[str]:
+    found: set[str] = set()
+    for pos, n in located:
+        end = pos + len(n[1])
+        ahead = [w for w in scan(text[end : end + 60])[2] if w not in EN_STOP and w not in RU_STOP]
+        found.update(k for w in ahead[:3] for k in keys(w))
+    return frozenset(found)
+
+
+def _denied(lowered: str) -> frozenset[str]:
+    """Keys of the next content words after each denying verb."""
+    found: set[str] = set()
+    for m in _DENYING.finditer(lowered):
+        if has_cjk(m.group()):
+            ahead = [w for w in _zh_words(lowered[m.end() : m.end() + 12]) if len(w) > 1]
+            found.update(k for w in ahead[:2] for k in keys(w))
+        else:
+            found.update(k for k in _targets(scan(lowered[m.end() : m.end() + 80])[2]))
+    return frozenset(k for k in found if not k.startswith("2:"))
+
+
 _ZH_CLAUSE_END = re.compile(r"[,;!?，；。！？、]|[.:](?!\d)")
 """Where a Chinese negation's clause ends (not the point of `675.2` or the colon of `9:30`)."""
 
@@ -1452,7 +1478,7 @@ def compare(
             not evidence.conditions
             and not evidence.negated
             and not evidence.hedge
-            and not evidence.denying
+            and not claim.negation_objects & evidence.denied
         )
         # as many negations on both sides that merely name different words are mostly one
         # negation in another word order (`нельзя даже на велосипедах` / `… категорически

@@ -2325,6 +2325,12 @@ TWELFTH_ROUND = [
         "en",
         "contradicted",
     ),
+    (
+        "Bulk export calls do not count against the daily quota.",
+        "The bulk export endpoint is excluded from the per-minute limit but counts as 100 requests against the daily quota for each call.",
+        "en",
+        "contradicted",
+    ),
 ]
 
 
