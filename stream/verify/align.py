@@ -14,9 +14,10 @@ named: unaligned surface text for `unsupported_parts`, and risk signals that car
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, TypeVar, cast
@@ -519,8 +520,32 @@ def _segment_parts(focus: str) -> Parts:
     return tuple((p, span_keys(p)) for p in parts)
 
 
-_MERGED_CLAIM = re.compile(r",\s+(?:и|а|and|whereas)\s", re.IGNORECASE)
-"""A claim of two statements (`пакеты недоступны, и за каждый мегабайт вы платите …`)."""
+def _order_of_top_clause(
+    order: Mapping[str, str], words: tuple[frozenset[str], ...], parts: Parts
+) -> list[RiskSignal]:
+    """The clause that shares most of the claim's words orders its events the other way
+    (`费用可以在治疗结束后缴纳` for `费用须在治疗前缴纳，治疗结束后可开具发票`): another clause's
+    `after` does not make the claim's `after` the evidence's."""
+    if len(parts) < 2:
+        return []
+    shared = [_shared(words, k) for _, k in parts]
+    best = max(shared)
+    if shared.count(best) != 1:
+        return []
+    stated = slots_of(parts[shared.index(best)][0]).order
+    for kind in ("before", "after"):
+        other = "after" if kind == "before" else "before"
+        if kind in order and kind not in stated and other in stated:
+            detail = f"{order[kind]} (evidence: {stated[other]})"
+            return [RiskSignal(SignalCode.ORDER_MISMATCH, detail)]
+    return []
+
+
+_MERGED_CLAIM = re.compile(
+    r",\s+(?:и|а|and|whereas)\s|[\u4e00-\u9fff]，[\u4e00-\u9fff]", re.IGNORECASE
+)
+"""A claim of two statements (`пакеты недоступны, и за каждый мегабайт вы платите …`; in
+Chinese, any two clauses: `储物柜只能当天使用，闭馆后…`)."""
 
 
 def _segments(
@@ -1010,6 +1035,26 @@ def _one_against_a_count(claim: str, window: str) -> list[RiskSignal]:
     return []
 
 
+_PERIODS = r"(second|minute|hour|day|night|week|fortnight|month|quarter|year)"
+_ONCE_A = re.compile(rf"(?<![\w-])once\s+(?:a|an|per|every|each)\s+{_PERIODS}(?![\w-])", re.I)
+_TIMES_A = re.compile(
+    r"(?<![\w-])(twice|thrice|(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times)"
+    rf"\s+(?:a|an|per|every|each)\s+{_PERIODS}(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _once_against_times(claim: str, window: str) -> list[RiskSignal]:
+    """`once a day` where the evidence says `twice a day` of the same period: `once a X` is
+    read as a rate (`every X`, `weekly`), so the amounts' comparison does not count it."""
+    for m in _ONCE_A.finditer(claim):
+        for c in _TIMES_A.finditer(window):
+            if c.group(2).lower() == m.group(1).lower():
+                detail = f"{m.group()} (evidence: {c.group()})"
+                return [RiskSignal(SignalCode.NUMBER_MISMATCH, detail)]
+    return []
+
+
 _WORD_REST = re.compile(r"\w*")
 
 
@@ -1421,6 +1466,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _anchor_swapped(claim_n, window_n, c_quantities, ev_quantities)
     mismatches += _relative_day_dropped(claim_n, window_n)
     mismatches += _one_against_a_count(claim_n, window_n)
+    once = _once_against_times(claim_n, window_n)
+    mismatches += once
+    states_other += once
     flipped = _comparison_flipped(claim_n, window_n)
     mismatches += flipped
     states_other += flipped
@@ -1540,17 +1588,23 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     word_sets = tuple(k for _, k in sequence)
     sentences = _focus(word_sets, window_n, ev.get(_sentence_parts))
     whole = sentences is window_n  # the span itself: its analysis applies
+    parts = ev.get(_segment_parts) if whole else _segment_parts(sentences)
     focus = _segments(
         word_sets,
         sentences,
-        ev.get(_segment_parts) if whole else _segment_parts(sentences),
+        parts,
         merged=_MERGED_CLAIM.search(claim_n) is not None,
         amounts=c_quantities,
     )
     whole = whole and focus is sentences
+    claim_slots = slots_of(claim_n)
     found, opposed = compare(
-        slots_of(claim_n), ev.get(slots_of) if whole else slots_of(focus), frozen_keys
+        claim_slots, ev.get(slots_of) if whole else slots_of(focus), frozen_keys
     )
+    if claim_slots.order and not any(f.code is SignalCode.ORDER_MISMATCH for f in found):
+        reversed_order = _order_of_top_clause(claim_slots.order, word_sets, parts)
+        found += reversed_order
+        opposed += reversed_order
     mismatches += found
     states_other += [o for o in opposed if not _converse_order(o, claim_n, focus)]
     clause_keys = frozen_keys.union(*word_sets)  # with the keys each claim word aligned by
@@ -1662,8 +1716,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_cap(claim_n, focus, clause_keys)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
     mismatches += _dropped_condition_part(claim_n, sentences, clause_keys)
-    mismatches += _mixed_clauses(claim_n, sentences, clause_keys) or _bound_mixed(
-        claim_n, sentences, clause_keys
+    mismatches += (
+        _mixed_clauses(claim_n, sentences, clause_keys)
+        or _bound_mixed(claim_n, sentences, clause_keys)
+        or _mixed_sentences(claim_n, window_n, clause_keys)
     )
     if not any(m.code is SignalCode.NEGATION_MISMATCH for m in mismatches):
         # the slots name the clash where they see the prohibition (禁止吸烟 as 不能吸烟)
@@ -2574,6 +2630,68 @@ def _contrasted_clauses(split: re.Pattern[str], sentence: str) -> tuple[list[str
                 join = ""
             start = m.end()
     return clauses, contrasted
+
+
+_CLAIM_CLAUSE = re.compile(r"[，；,;]|\s(?:and|but|while|whereas|и|а|но|однако)\s", re.IGNORECASE)
+
+
+def _mixed_sentences(claim: str, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """One clause of the claim takes words that only the first of two adjacent sentences has
+    and words that only the second has, and each sentence has words the claim leaves out
+    (`contact the paediatric dentistry team` for `… contact oral surgery. Children … are seen
+    by the paediatric dentistry team.`): it joins what one sentence says to another's thing.
+    A claim that merges the two keeps each clause to one sentence."""
+    parts = [p for p in _SENTENCE_END.split(sentences) if p.strip()]
+    if len(parts) != 2:
+        return []
+    words = [_clause_words(p) for p in parts]
+    # a word of one sentence that the other has in any form (`inspect` / `inspection`) is
+    # shared, not one sentence's own
+    keyed = [span_keys(p) for p in parts]
+    a = {w for w in words[0] if not keys(w) & keyed[1] and w not in parts[1]}
+    b = {w for w in words[1] if not keys(w) & keyed[0] and w not in parts[0]}
+    taken_a = {w for w in a if _in_claim(w, claim, claim_keys)}
+    taken_b = {w for w in b if _in_claim(w, claim, claim_keys)}
+    left_a = {w for w in a - taken_a if not _is_adverb(w)}
+    left_b = {w for w in b - taken_b if not _is_adverb(w)}
+    if not (taken_a and taken_b and left_a and left_b):
+        return []
+    for clause in _CLAIM_CLAUSE.split(claim):
+        keys_ = _content_keys(clause)
+        from_a = sorted(w for w in taken_a if _in_claim(w, clause, keys_))
+        from_b = sorted(w for w in taken_b if _in_claim(w, clause, keys_))
+        # the sentence the claim takes fewer words from is next door: a name of two words or
+        # more from there, set in a clause with words of the other, is a swap
+        near_b = len(taken_b) <= len(taken_a)
+        near = from_b if near_b else from_a
+        main_words = words[0] if near_b else words[1]
+        if from_a and from_b and len(near) >= 2 and _slot_taken(clause, main_words, near):
+            joiner = "、" if has_cjk(claim) else ", "
+            detail = (
+                f"{joiner.join(from_b)} (evidence: {parts[1].strip()}); "
+                f"{joiner.join(from_a)} (evidence: {parts[0].strip()})"
+            )
+            return [RiskSignal(SignalCode.CLAUSES_MIXED, detail)]
+    return []
+
+
+def _slot_taken(clause: str, main_words: tuple[str, ...], near: list[str]) -> bool:
+    """In the claim's clause a word from next door follows a word of the main sentence whose
+    own next word the claim leaves out (`contact the paediatric dentistry team` where the main
+    sentence says `contact oral surgery`): the neighbour's words fill the main sentence's
+    slot."""
+    said = _clause_words(clause)
+    said_keys = [keys(w) for w in said]
+    for x, y in itertools.pairwise(said):
+        if y not in near:
+            continue
+        for k, w in enumerate(main_words[:-1]):
+            if w != x and not keys(w) & keys(x):
+                continue
+            after = main_words[k + 1]
+            if after not in said and not any(keys(after) & k_ for k_ in said_keys):
+                return True
+    return False
 
 
 def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:

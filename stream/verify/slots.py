@@ -1515,6 +1515,16 @@ def compare(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
     out += _conditions(claim.conditions, evidence.conditions)
+    if (
+        "if" in claim.conditions
+        and evidence.exclusive
+        and not evidence.conditions
+        and not claim.exclusive
+    ):
+        # `if you completed a check, you can get a plan` for `plans are available only to
+        # those who completed a check`: the evidence's necessary restriction made sufficient
+        detail = f"{claim.conditions['if']} (evidence: {evidence.exclusive[0]})"
+        out.append(RiskSignal(SignalCode.CONDITION_CHANGED, detail))
     waived = _required_waived(claim, evidence)
     out += [w for w in waived if w not in out]
     opposite += waived

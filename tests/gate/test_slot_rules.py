@@ -2331,6 +2331,72 @@ TWELFTH_ROUND = [
         "en",
         "contradicted",
     ),
+    (
+        "The kitchen is cleaned once a day.",
+        "The kitchen is cleaned twice a day, but members are asked to wash their own mugs and dishes.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "The kitchen is cleaned twice a day.",
+        "The kitchen is cleaned twice a day, but members are asked to wash their own mugs and dishes.",
+        "en",
+        "entailed",
+    ),
+    (
+        "If you have completed a credit check, you can get an instalment plan.",
+        "Instalment plans are available only to patients who have completed a credit check.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Instalment plans are available only to patients who have completed a credit check.",
+        "Instalment plans are available only to patients who have completed a credit check.",
+        "en",
+        "entailed",
+    ),
+    (
+        "所有费用可以在治疗结束后再到收费处缴纳。",
+        "所有费用须在治疗前到收费处缴纳，治疗结束后可凭缴费单据开具发票。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "所有费用须在治疗前到收费处缴纳。",
+        "所有费用须在治疗前到收费处缴纳，治疗结束后可凭缴费单据开具发票。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "拔牙后出现持续出血时，应联系儿童口腔科。",
+        "拔牙后如出现持续出血或剧烈疼痛，请在工作时间内联系口腔外科。14岁以下儿童就诊须由监护人陪同，并由儿童口腔科接诊。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "拔牙后出现持续出血时，应联系口腔外科。",
+        "拔牙后如出现持续出血或剧烈疼痛，请在工作时间内联系口腔外科。14岁以下儿童就诊须由监护人陪同，并由儿童口腔科接诊。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "If bleeding continues after an extraction, contact the paediatric dentistry team.",
+        "If bleeding continues after an extraction, contact oral surgery during working hours. Children under 14 must be accompanied by a guardian and are seen by the paediatric dentistry team.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "If bleeding continues after an extraction, contact oral surgery.",
+        "If bleeding continues after an extraction, contact oral surgery during working hours. Children under 14 must be accompanied by a guardian and are seen by the paediatric dentistry team.",
+        "en",
+        "entailed",
+    ),
+    (
+        "储物柜只能当天使用，闭馆后还没清空的柜内物品会被前台统一清理并保管七天。",
+        "储物柜仅限当日使用，闭馆后仍未清空的柜内物品由前台统一清理并保管7天。",
+        "zh",
+        "entailed",
+    ),
 ]
 
 
