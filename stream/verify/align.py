@@ -207,7 +207,8 @@ _CLOSED_CJK = tuple(
             *_GENERIC_CJK, *_ADDRESSEE_CJK, *_ZH_FILLERS,
             *(w for c in _CLASSES for w in c.cjk),
             "只有", "仅当", "除非", "如果", "若", "假如", "只要", "倘若", "一旦", "除了", "除外",
-            "以外", "的话", "之前", "以前", "之后", "以后", "未经", "未获", "没有经过",
+            "以外", "的话", "之前", "以前", "之后", "以后", "未经", "未获", "没有经过", "然后",
+            "随后",
         },
         key=len,
         reverse=True,
@@ -1055,6 +1056,51 @@ def _once_against_times(claim: str, window: str) -> list[RiskSignal]:
     return []
 
 
+_EXCEPT_SPAN = re.compile(
+    r"(?<![\w-])(?:за исключением|кроме|except(?: for)?|excluding|other than)(?![\w-])"
+    r"([^.;。；]*)|除([^。；]*?)外",
+    re.IGNORECASE,
+)
+
+
+def _excepted_bounds_flipped(
+    focus: str, found: dict[str, frozenset[str]]
+) -> dict[str, frozenset[str]]:
+    """The bounds of what an exception takes out, turned over: `за исключением заказов дороже
+    100 000 рублей` allows orders of at most 100 000, as the claim's `только если не дороже
+    100 000` says."""
+    out = dict(found)
+    for m in _EXCEPT_SPAN.finditer(focus):
+        for number, kinds in bounds(m.group(1) or m.group(2) or "").items():
+            if number in out and kinds - {"exact"}:
+                out[number] = frozenset(_FLIP.get(k, k) for k in out[number])
+    return out
+
+
+_FLIP = {"upper": "lower", "lower": "upper"}
+
+
+_ZH_FIRST_THEN = re.compile(r"先([^，。；]+?)[，,]?\s*(?:之后|然后|随后|以后|再)再?([^。；]+)")
+_ZH_AFTER_ONLY = re.compile(
+    r"([^，。；]+?)(?:之后|以后|后)(?:方可|才能|才可以|才可|才|再)([^，。；]+)"
+)
+
+
+def _zh_steps_swapped(claim: str, window: str) -> list[RiskSignal]:
+    """`先封箱，之后再验视物品` for `验视物品后方可封箱`: the claim does first what the evidence
+    allows only after the other step."""
+    said = _ZH_FIRST_THEN.search(claim)
+    if said is None:
+        return []
+    first, then = set(_zh_content(said.group(1))), set(_zh_content(said.group(2)))
+    for m in _ZH_AFTER_ONLY.finditer(window):
+        before, after = set(_zh_content(m.group(1))), set(_zh_content(m.group(2)))
+        if first & after and then & before and not first & before:
+            detail = f"{said.group().strip()} (evidence: {m.group().strip()})"
+            return [RiskSignal(SignalCode.ORDER_MISMATCH, detail)]
+    return []
+
+
 _WORD_REST = re.compile(r"\w*")
 
 
@@ -1466,6 +1512,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _anchor_swapped(claim_n, window_n, c_quantities, ev_quantities)
     mismatches += _relative_day_dropped(claim_n, window_n)
     mismatches += _one_against_a_count(claim_n, window_n)
+    swapped = _zh_steps_swapped(claim_n, window_n)
+    mismatches += swapped
+    states_other += swapped
     once = _once_against_times(claim_n, window_n)
     mismatches += once
     states_other += once
@@ -1662,6 +1711,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 # (only a clause with the claim's amount itself: bounds are read by number,
                 # and `4 г` in another clause is no bound on `4 часов`)
                 e_bounds = {**e_bounds, **bounds(found_in[0])}
+    if c_bounds and "onlyif" in claim_slots.conditions:
+        e_bounds = _excepted_bounds_flipped(focus, e_bounds)
     focus_amounts = quantities(normalize_zh(focus)) if c_bounds else ()
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)

@@ -439,8 +439,10 @@ def _capped(text: str, lowered: str, modal: str | None) -> frozenset[str]:
     return frozenset(t for t in capped if at < 0 or lowered.find(t[1:], at) >= 0)
 
 
-_ZH_ONLY_THEN = re.compile("[\u4e00-\u9fff]{2}(?:后|以后|之后|时)?才(?:能|可以|可)")
-"""`X后才能Y`: Y only after X, a necessary condition even without 只有."""
+_ZH_ONLY_THEN = re.compile(
+    "[\u4e00-\u9fff]{2}(?:后|以后|之后|时)?才(?:能|可以|可)|[\u4e00-\u9fff]{2}(?:后|以后|之后)方可"
+)
+"""`X后才能Y`, `X后方可Y`: Y only after X, a necessary condition even without 只有."""
 _ENTITLED = re.compile(
     r"(?:可以|可|能够|有权)(?:享受|享有|领取)|\b(?:may|can)\s+enjoy\b"
     r"|(?:может|могут|можете|вправе)\s+(?:пользоваться|воспользоваться)"
