@@ -39,6 +39,10 @@ _AGENT = re.compile(r"(?:er|or|ist|ee|eer|ian|ant|ent)s?$")
 """Agent and patient nouns (`employer`, `employee`, `abductor`) name a participant, not the
 event: `employ` ~ `employee` would let a claim swap who did what."""
 _EN_WORD = re.compile(r"^[a-z][a-z-]*[a-z]$")
+_PHRASAL = re.compile(
+    r"^[a-z]+_(?:up|off|back|out|in|on|over|down|away|through|along|around|about|into)$"
+)
+"""A WordNet phrasal verb: a verb and one particle (`put_off`, `bring_back`)."""
 _RU_WORD = re.compile(r"^[а-яё][а-яё-]*[а-яё]$")
 _ZH_WORD = re.compile(r"^[\u4e00-\u9fff]{2,}$")
 
@@ -116,6 +120,18 @@ def english(root: Path) -> Iterator[str]:
         members = sorted({w for w in words if _EN_WORD.match(w) and is_top(w, key)})
         if 2 <= len(members) <= MAX_GROUP:
             groups.add(tuple(members))
+    # a phrasal verb and each one-word verb of its top senses' synsets (`put_off` / `postpone`,
+    # `bring_back` / `return`): an assistant's `put off` is the document's `postpone`
+    verb_top = {
+        lemma: {f"v:{o}" for o in offsets[:VERB_SENSES]}
+        for lemma, offsets in _index(root, "v").items()
+    }
+    for key, words in words_of.items():
+        if not key.startswith("v:"):
+            continue
+        phrasal = [w for w in words if _PHRASAL.match(w) and is_top(w, key)]
+        single = [w for w in words if _EN_WORD.match(w) and key in verb_top.get(w, ())]
+        groups.update(tuple(sorted((p, w))) for p in phrasal for w in single)
     pairs: set[tuple[str, ...]] = set()
     for word, key, target, dst in derived_of:
         if not dst or target not in words_of:

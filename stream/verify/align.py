@@ -26,6 +26,7 @@ from stream.verify import patterns
 from stream.verify.analysis import DocumentAnalysis, located
 from stream.verify.codes import SignalCode
 from stream.verify.lexicon import (
+    PARTICLES,
     antonyms_of,
     bases_of,
     evidence_keys,
@@ -33,6 +34,7 @@ from stream.verify.lexicon import (
     frozen,
     keys,
     opposite,
+    phrasal_keys,
     predicate,
     ru_lemmas,
     ru_tags,
@@ -356,10 +358,16 @@ _WORD = re.compile(
 
 @short_cache(maxsize=1024)
 def span_keys(text: str) -> frozenset[str]:
-    """Keys of every word of `text` (Latin and Cyrillic words, Chinese words by jieba)."""
+    """Keys of every word of `text` (Latin and Cyrillic words, Chinese words by jieba), and of
+    each phrasal verb (`put off`)."""
     found: set[str] = set()
+    previous = ""
     for original in _WORD.findall(text):
         found |= _evidence_word_keys(original)
+        low = original.lower()
+        if low in PARTICLES and previous:
+            found |= phrasal_keys(previous, low)
+        previous = low
     if has_cjk(text):
         for w in zh_words(text):
             if has_cjk(w):
@@ -1569,6 +1577,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         claim_keys |= word_keys
         if word_keys & ev_keys or claim_side(raw) & ev_keys:
             sequence.append((a, word_keys | claim_side(raw)))
+        particle = _NEXT_WORD.match(masked, b)
+        phrasal = phrasal_keys(raw, particle.group(1).lower()) if particle else frozenset()
+        if phrasal & ev_keys and not word_keys & ev_keys and particle is not None:
+            # `put off vaccination` for `postpone vaccination`: the verb and its particle
+            sequence.append((a, word_keys | phrasal))
+            spans_ok.append(particle.span(1))
+            continue
         if (
             not word_keys & ev_keys
             and not claim_side(raw) & ev_keys

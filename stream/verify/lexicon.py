@@ -500,6 +500,26 @@ def word_keys(word: str) -> frozenset[str]:
     return frozenset(keys)
 
 
+PARTICLES = frozenset(
+    "up off back out in on over down away through along around about into".split()
+)
+"""The particles of the phrasal verbs the English table relates to one-word verbs."""
+
+
+@lru_cache(maxsize=16384)
+def phrasal_keys(word: str, particle: str) -> frozenset[str]:
+    """The synonym groups of the phrasal verb `word particle` (`put off` / `puts off` ->
+    the group it shares with `postpone`), empty when WordNet has no such verb."""
+    if particle not in PARTICLES or not word.isascii():
+        return frozenset()
+    groups = table("en").groups
+    return frozenset(
+        k
+        for base in dict.fromkeys((word, *_en_bases(word)))
+        for k in groups.get(f"{base}_{particle}", ())
+    )
+
+
 RU_ROOT_GROUP = 2
 """A Russian verb takes the roots of its synonym in a two-word synset (`вернуть` the root of
 `возвратить`, so it aligns with `возврат`). Larger synsets are too loose for that: `получить`

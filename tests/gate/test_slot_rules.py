@@ -2421,6 +2421,30 @@ TWELFTH_ROUND = [
         "en",
         "insufficient",
     ),
+    (
+        "If your fever is above 38 degrees Celsius, you should put off vaccination until you've recovered.",
+        "People with a fever above 38 degrees Celsius should postpone vaccination until they have recovered, but a mild cold is not a reason to delay.",
+        "en",
+        "entailed",
+    ),
+    (
+        "The club may cancel a class at short notice.",
+        "The club can call off a class at short notice.",
+        "en",
+        "entailed",
+    ),
+    (
+        "The club can put off a class at short notice.",
+        "The club may cancel a class at short notice.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Applications may be turned up without a reason.",
+        "Applications may be rejected without a reason.",
+        "en",
+        "insufficient",
+    ),
 ]
 
 
