@@ -1660,10 +1660,27 @@ _CLOCK_AT = re.compile(r"\d{1,2}:\d{2}")
 _TIME_UNITS = frozenset({"ms", "s", "min", "h", "d", "wk", "mo", "yr", "bd", "bh", "bwk"})
 
 
+_AGE_NOUN = re.compile(r"(?<![\w-])(?:age|возраст)(?![\w-])|年龄", re.IGNORECASE)
+_AGE_UNITS = frozenset({"age", "yr"})
+
+
+def _age_given(text: str, m: re.Match[str]) -> bool:
+    """The age noun `m` is given an age in its clause (`your age must be between 18 and 70`,
+    `年龄需要在18到70周岁之间`): the amount says it is an age."""
+    end = _CLAUSE_STOP.search(text, m.end())
+    clause = text[m.end() : end.start() if end else len(text)]
+    return any(q.unit in _AGE_UNITS for q in quantities(clause))
+
+
 def mask_duration_nouns(text: str) -> str:
     """Blank a noun that only names the duration it is given (`the retention period is 35
-    days`, `срок хранения — 35 дней`, `保修期是24个月`): the amount is compared as a slot, and
-    the noun says no more than that it is a length of time (`kept for 35 days`)."""
+    days`, `срок хранения — 35 дней`, `保修期是24个月`), or the age (`your age must be between
+    18 and 70`): the amount is compared as a slot, and the noun says no more than that it is
+    a length of time or an age (`kept for 35 days`, `aged 18 to 70`)."""
+    if _AGE_NOUN.search(text):
+        for m in _AGE_NOUN.finditer(text):
+            if _age_given(text, m):
+                text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
     if not _DURATION_HEADS.search(text):
         return text
     for m in _DURATION_NOUN.finditer(text):

@@ -2445,6 +2445,18 @@ TWELFTH_ROUND = [
         "en",
         "insufficient",
     ),
+    (
+        "您如果要报名学小型汽车驾驶，年龄需要在十八周岁到七十周岁之间。",
+        "报名学习小型汽车驾驶的学员须年满18周岁，且不超过70周岁。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "The average age of members is 40 years.",
+        "Members must be at least 18 years old.",
+        "en",
+        "insufficient",
+    ),
 ]
 
 
