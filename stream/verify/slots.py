@@ -1146,6 +1146,7 @@ _DENYING = re.compile(
 
 
 def _negation_objects(text: str, located: Iterable[tuple[int, Negation]]) -> frozenset[str]:
+    """Keys of the first three content words after each negation."""
     found: set[str] = set()
     for pos, n in located:
         end = pos + len(n[1])
@@ -1249,9 +1250,6 @@ def _not_quantifying(lowered: str, word: str, at: int) -> bool:
             _ANY_MORE.match(lowered, at) or _FREE_CHOICE.search(lowered, max(0, at - 60), at)
         )
     return False
-
-
-_ZH_CLAUSE_END = re.compile(r"[，。；！？,;]")
 
 
 def _zh_bare_negated(text: str, located: Iterable[tuple[int, Negation]]) -> frozenset[str]:
