@@ -474,7 +474,7 @@ def _advice_split(part: str) -> list[str]:
 _ZH_CLAUSE_LEAD = re.compile(
     r"^\s*(?:如果|若|假如|一旦|只要|只有|除非|除了|当|在|凡|如需|如|对于|因为|由于|未经|未获|经过|经)"
 )
-_ZH_CLAUSE_END = re.compile(r"(?:时|后|前|以后|之后|之前|以前|的话|期间|下|中|的|者|内|外)\s*$")
+_ZH_CLAUSE_TAIL = re.compile(r"(?:时|后|前|以后|之后|之前|以前|的话|期间|下|中|的|者|内|外)\s*$")
 _ZH_CLAUSE_GO_ON = re.compile(
     r"^\s*(?:并|而|且|也|还|则|就|才|否则|即|以及|及|或|和|最|不超过|至多|至少|不少于|不低于"
     r"|每|包括|其中|例如|直到|均|都|须|需|应|可|方可|再|然后|之后|随后|以|用于|共|合计|约)"
@@ -495,7 +495,7 @@ def _comma_split(part: str) -> list[str]:
     for piece in pieces[1:]:
         if (
             _ZH_CLAUSE_LEAD.match(out[-1].rsplit("，", 1)[-1])
-            or _ZH_CLAUSE_END.search(out[-1])
+            or _ZH_CLAUSE_TAIL.search(out[-1])
             or _ZH_CLAUSE_GO_ON.match(piece)
             or not has_cjk(piece)
         ):
@@ -837,7 +837,7 @@ def _minority_as_most(claim: str, window: str) -> list[RiskSignal]:
 
 
 _RATE_AFTER = re.compile(
-    r"\s*(?:a|an|per|each|every|в|за|на|/)\s*(day|night|week|month|year|hour|сутки|день"
+    r"\s*(?:a|an|per|each|every|в|за|/)\s*(day|night|week|month|year|hour|сутки|день"
     r"|ночь|неделю|месяц|год|час)(?![\w-])",
     re.IGNORECASE,
 )
