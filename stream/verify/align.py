@@ -529,6 +529,34 @@ def _segment_parts(focus: str) -> Parts:
     return tuple((p, span_keys(p)) for p in parts)
 
 
+_CAP_FORBIDDEN = re.compile(
+    r"(?:不得|不能|不可|不应|禁止)超过|(?:must|may|shall)\s+not\s+exceed|cannot\s+exceed"
+    r"|не\s+должн\w*\s+превыш|нельзя\s+(?:\w+\s+){0,3}?(?:больше|дольше|более)",
+    re.IGNORECASE,
+)
+_PERMITTING = re.compile(
+    r"(?<![\w-])(?:may|can|allowed|можно|может|могут|вправе|разрешено)(?![\w-])|可以|能够|允许|可",
+    re.IGNORECASE,
+)
+_CONSEQUENCE = re.compile(
+    r"(?<![\w-])(?:must|have to|has to|need to|is charged|are charged|pay|должн\w*|нужно"
+    r"|необходимо|обязан\w*|оплачива\w*)(?![\w-])|须|要|需|必须|应|补交|补票|收取",
+    re.IGNORECASE,
+)
+
+
+def _violation_case(claim: str, focus: str) -> bool:
+    """The evidence forbids passing a bound (`停留时间不得超过4小时`, `must not exceed 4 hours`)
+    and the claim, permitting nothing, says what follows when it is passed (`停留超过四小时
+    出站…都要补交费用`): the claim's opposite bound names the case the rule forbids, not a
+    clash with it."""
+    return (
+        _CAP_FORBIDDEN.search(focus) is not None
+        and _PERMITTING.search(claim) is None
+        and _CONSEQUENCE.search(claim) is not None
+    )
+
+
 def _order_of_top_clause(
     order: Mapping[str, str], words: tuple[frozenset[str], ...], parts: Parts
 ) -> list[RiskSignal]:
@@ -1768,6 +1796,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 {"upper", "lower"} <= kinds | bound
                 and "exact" not in kinds | in_focus
                 and not kinds <= both_ways
+                and not _violation_case(claim_n, focus)
             ):
                 # at least 5 for no more than 5; not where the focus also states the number
                 # plainly (`不足2元的，按2元收取`: under 2 yuan, 2 yuan is charged — a minimum),

@@ -2457,6 +2457,24 @@ TWELFTH_ROUND = [
         "en",
         "insufficient",
     ),
+    (
+        "在付费区停留超过四小时出站，或者因车票遗失而无法出站，都要按线网单程最高票价补交费用。",
+        "乘客在付费区内停留时间不得超过4小时，超时出站须按线网单程最高票价补交超时车费。乘客因车票遗失无法出站的，须按线网单程最高票价补票。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "乘客可以在付费区内停留超过4小时。",
+        "乘客在付费区内停留时间不得超过4小时，超时出站须按线网单程最高票价补交超时车费。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "You may take more than 8 tablets a day.",
+        "You must not exceed 8 tablets a day.",
+        "en",
+        "contradicted",
+    ),
 ]
 
 
