@@ -134,6 +134,7 @@ ADDRESSEE = frozenset(
 apply to, not a fact to check."""
 PRONOUNS = frozenset(
     """него нему ним нем нём неё нее ней нею них ними этот этого этому этим этом эта этой эту
+    anything something anyone someone anybody somebody
     эти этих этими это тот того тому тем том та той ту те тех теми который которого которому
     которым котором которая которой которую которое которые которых которыми сам сама само
     сами самого самой самим самих самими саму самому самом свой своя своё свое свои своего
@@ -195,6 +196,8 @@ _CLOSED_WORDS = frozenset(
         "else",
         # an amount's bound taken inclusively (`до 10 кг включительно`) is what `up to` says
         "включительно", "inclusive", "inclusively",
+        # a particle that only says someone comes with (`bring a guest along`)
+        "along",
         # a pronoun and its verb contracted (`if it's kept`, `you're responsible`)
         *(
             f"{p}'{v}"

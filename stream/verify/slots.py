@@ -1216,13 +1216,16 @@ _FREE_CHOICE = re.compile(
 )
 _ANY_MORE = re.compile(r"any\s+(?:more|longer|further)\b")
 _ZH_AGREEING = frozenset({"都", "均", "全都"})
-_ZH_LISTED = re.compile("[和与及、或]|以及|各|所有|任何|全部|凡|随时|无论|不论|不管|其他|其余")
-"""A list, or a quantifier of its own, before 都 in its clause (`随时都能`, `无论…都`). Not
-`每`: masked as a frequency (`每天`, `每12小时`), it leaves 都 to carry the universal of
-`每个人都`."""
-_ZH_WHOLE_BEFORE = re.compile("凡|除(?:了|非)?")
-"""`凡是…的人员，都`, `除非…，访客都不能`: an earlier clause names every case, or all but an
-exception, and 都 agrees with it."""
+_ZH_LISTED = re.compile(
+    "[和与及、或]|以及|各|所有|任何|全部|凡|随时|无论|不论|不管|其他|其余"
+    "|[两二三四五六七八九十\\d][次个名位人天件种项]"
+)
+"""A list, or a quantifier of its own, before 都 in its clause (`随时都能`, `无论…都`), or a
+count of several (`派送两次都没成功`: both times). Not `每`: masked as a frequency (`每天`,
+`每12小时`), it leaves 都 to carry the universal of `每个人都`."""
+_ZH_WHOLE_BEFORE = re.compile("凡|除(?:了|非)?|或者")
+"""`凡是…的人员，都`, `除非…，访客都不能`, `…，或者…，都要`: an earlier clause names every
+case, all but an exception, or the cases one by one, and 都 agrees with it."""
 _ZH_CLAUSE_BREAK = re.compile("[，。；！？,;]")
 _ZH_LEADING = re.compile("(?:时|后|前|之前|之后|以后|以前|的话)[，,]$")
 """A clause that ends so leads into the next (`调用任何接口时，…都`): one clause for 都."""

@@ -204,6 +204,8 @@ def normalize_zh(text: str) -> str:
         text = _ZH_FREE.sub("免费", text)
     if "如" in text:
         text = _ZH_SHORT_IF.sub("如果", text)
+    if "禁用" in text:
+        text = text.replace("禁用", "禁止使用")  # `禁用本品`: its use is forbidden
     if "禁烟" in text:
         text = text.replace("禁烟", "禁止吸烟")  # `禁烟房`: smoking is forbidden there
     if "角" in text:
@@ -1660,6 +1662,8 @@ _CLOCK_AT = re.compile(r"\d{1,2}:\d{2}")
 _TIME_UNITS = frozenset({"ms", "s", "min", "h", "d", "wk", "mo", "yr", "bd", "bh", "bwk"})
 
 
+_LEVEL_OF = re.compile(r"(?<![\w-])(?:на уровне|at (?:a|the) level of)(?=\s*\d)", re.IGNORECASE)
+"""`гарантируется на уровне 99,9 %`: the level is the amount, compared as one."""
 _AGE_NOUN = re.compile(r"(?<![\w-])(?:age|возраст)(?![\w-])|年龄", re.IGNORECASE)
 _AGE_UNITS = frozenset({"age", "yr"})
 
@@ -1677,6 +1681,8 @@ def mask_duration_nouns(text: str) -> str:
     days`, `срок хранения — 35 дней`, `保修期是24个月`), or the age (`your age must be between
     18 and 70`): the amount is compared as a slot, and the noun says no more than that it is
     a length of time or an age (`kept for 35 days`, `aged 18 to 70`)."""
+    if "уровн" in text or "level" in text:
+        text = _LEVEL_OF.sub(lambda m: " " * len(m.group()), text)
     if _AGE_NOUN.search(text):
         for m in _AGE_NOUN.finditer(text):
             if _age_given(text, m):
