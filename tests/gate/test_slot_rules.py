@@ -861,13 +861,6 @@ FIFTH_ROUND = [
 ]
 
 
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), FIFTH_ROUND)
-def test_fifth_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
-
-
 def test_words_that_only_contain_a_negation_character_negate_nothing() -> None:
     assert slots_of("发生不可抗力时，合同可以解除。").negated == ()
     assert slots_of("购买不计免赔服务后，无需承担损失。").negated != ()
@@ -1004,13 +997,6 @@ CONDITION_FORMS_AND_AMOUNTS = [
 # Sixth round (issue 17, `rules-3.2`): each faithful case failed before its rule, most of
 # them as `contradicted`; each guard keeps the verdict the rule must not give up.
 SIXTH_ROUND = [*NEGATED_BOUNDS, *PROHIBITIONS_AND_AMOUNTS, *CONDITION_FORMS_AND_AMOUNTS]
-
-
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), SIXTH_ROUND)
-def test_sixth_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
 
 
 STAGING = (
@@ -1182,13 +1168,6 @@ SEVENTH_ROUND = [
     ("Global warming caused record July warmth in Alaska.",
      "Absurd January Warmth In Arctic Brings Record-Low Sea Ice Extent.", "en", "insufficient"),
 ]  # fmt: skip
-
-
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), SEVENTH_ROUND)
-def test_seventh_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
 
 
 def test_latin_words_with_diacritics_are_one_token() -> None:
@@ -1466,13 +1445,6 @@ EIGHTH_ROUND = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), EIGHTH_ROUND)
-def test_eighth_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
-
-
 # The ninth round (`rules-3.5`): false accepts and false contradictions of a held-out set's
 # first run, read as general rules (each with the guard that keeps it from over-reaching).
 NINTH_ROUND = [
@@ -1584,13 +1556,6 @@ NINTH_ROUND = [
     ("退房后押金会在三天内退还，发票可在前台领取。", "退房后押金将在3天内退还。发票可在前台领取。", "zh",
      "entailed"),
 ]  # fmt: skip
-
-
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), NINTH_ROUND)
-def test_ninth_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
 
 
 # The tenth round (`rules-3.6`): false accepts and false contradictions of held-out set 11,
@@ -1705,13 +1670,6 @@ TENTH_ROUND = [
      "A loan can be renewed once, provided that no one else has reserved the item.", "en",
      "entailed"),
 ]  # fmt: skip
-
-
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), TENTH_ROUND)
-def test_tenth_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
 
 
 ELEVENTH_ROUND = [
@@ -2076,13 +2034,6 @@ ELEVENTH_ROUND = [
         "entailed",
     ),
 ]
-
-
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), ELEVENTH_ROUND)
-def test_eleventh_round_rules_and_their_guards(
-    claim: str, evidence: str, language: str, verdict: str
-) -> None:
-    assert _verdict_in(claim, evidence, language) == verdict
 
 
 # Twelfth round (rules-3.8): each rule beside the guard that keeps it from accepting more.
@@ -2514,8 +2465,29 @@ TWELFTH_ROUND = [
 ]
 
 
-@pytest.mark.parametrize(("claim", "evidence", "language", "verdict"), TWELFTH_ROUND)
-def test_twelfth_round_rules_and_their_guards(
+ROUNDS = {
+    "fifth": FIFTH_ROUND,
+    "sixth": SIXTH_ROUND,
+    "seventh": SEVENTH_ROUND,
+    "eighth": EIGHTH_ROUND,
+    "ninth": NINTH_ROUND,
+    "tenth": TENTH_ROUND,
+    "eleventh": ELEVENTH_ROUND,
+    "twelfth": TWELFTH_ROUND,
+}
+"""Each round's rules beside the guards that keep them from accepting more (one test; the
+case id names the round: `-k twelfth`)."""
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "language", "verdict"),
+    [
+        pytest.param(*case, id=f"{name}-{i}")
+        for name, cases in ROUNDS.items()
+        for i, case in enumerate(cases)
+    ],
+)
+def test_each_round_s_rules_and_their_guards(
     claim: str, evidence: str, language: str, verdict: str
 ) -> None:
     assert _verdict_in(claim, evidence, language) == verdict
