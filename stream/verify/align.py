@@ -80,6 +80,7 @@ from stream.verify.units import (
     BOUND_NEGATION,
     CACHE_TEXT_CHARS,
     EN_NUMBERS,
+    FLIPPED,
     FREQUENCY_UNITS,
     HEDGE,
     INFERENCE,
@@ -552,7 +553,8 @@ def _violation_case(claim: str, focus: str) -> bool:
     """The evidence forbids passing a bound (`停留时间不得超过4小时`, `must not exceed 4 hours`)
     and the claim, permitting nothing, says what follows when it is passed (`停留超过四小时
     出站…都要补交费用`): the claim's opposite bound names the case the rule forbids, not a
-    clash with it."""
+    clash with it. Only a prohibition of passing it: the slots' wider negated bounds (`не
+    позднее 5 сентября`, a deadline) keep their clash."""
     return (
         _CAP_FORBIDDEN.search(focus) is not None
         and _PERMITTING.search(claim) is None
@@ -1112,11 +1114,8 @@ def _excepted_bounds_flipped(
     for m in _EXCEPT_SPAN.finditer(focus):
         for number, kinds in bounds(m.group(1) or m.group(2) or "").items():
             if number in out and kinds - {"exact"}:
-                out[number] = frozenset(_FLIP.get(k, k) for k in out[number])
+                out[number] = frozenset(FLIPPED.get(k, k) for k in out[number])
     return out
-
-
-_FLIP = {"upper": "lower", "lower": "upper"}
 
 
 _ZH_FIRST_THEN = re.compile(r"先([^，。；]+?)[，,]?\s*(?:之后|然后|随后|以后|再)再?([^。；]+)")

@@ -1528,6 +1528,10 @@ BOUND_AFTER_HEADS = _EN_AFTER_HEADS
 """The first words of a bound written after its amount: a cheap test before the pattern."""
 
 
+FLIPPED = {"upper": "lower", "lower": "upper"}
+"""A bound turned over (a negation, a lateness word, an exception)."""
+
+
 @short_cache(maxsize=1024)
 def bounds(text: str) -> dict[str, frozenset[str]]:
     """Number token -> directions of the bounds put on it: `upper` (`up to 5`, `within 14
@@ -1542,7 +1546,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
         ):
             # not kept beyond 7 days: <= 7; `нельзя … дольше 3 дней …, и дольше 5 дней …`:
             # the negation governs the coordinated bound too
-            kind = {"upper": "lower", "lower": "upper"}[kind]
+            kind = FLIPPED[kind]
             flipped_until = m.end()
         else:
             flipped_until = -1
@@ -1552,7 +1556,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             and not _DURATION_BEFORE.search(text, max(0, m.start() - 5), m.start())
         ):
             # no later than 3 days before it = at least 3 days before it
-            kind = {"upper": "lower", "lower": "upper"}[kind]
+            kind = FLIPPED[kind]
         spans.append((m.end(), m.end(), kind))
     if "течение" in text:
         for m in _WITHIN_AFTER.finditer(text):
@@ -1585,11 +1589,11 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
                     "不应",
                 )
             ) or text[max(0, m.start() - 1) : m.start()] == "不":
-                kind = {"upper": "lower", "lower": "upper"}[kind]  # 不能大于10: <= 10
+                kind = FLIPPED[kind]  # 不能大于10: <= 10
             elif m.group(1) in _ZH_COMPARATIVES and _ZH_NEGATED_BEFORE.search(
                 text[max(0, m.start() - 12) : m.start()]
             ):
-                kind = {"upper": "lower", "lower": "upper"}[kind]  # 不能连续使用超过3天: <= 3
+                kind = FLIPPED[kind]  # 不能连续使用超过3天: <= 3
             spans.append((m.end() - 1, m.end() - 1, kind))
         for m in _ZH_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
