@@ -193,6 +193,8 @@ def _fragment_windows(
 @short_cache(maxsize=256)
 def _claim_match(claim: str) -> tuple[tuple[str, ...], dict[str, float], dict[str, frozenset[str]]]:
     """Claim tokens, their weights, and what each may match: itself and its word's keys."""
+    # Chinese numerals are read as digits (`十天` is `10天`), as the evidence's are (`_index`)
+    claim = _numerals_read(claim)
     spans = token_spans(claim)
     claim_tokens = tuple(t for t, _, _ in spans)
     weights = {t: token_weight(t) for t in claim_tokens}
@@ -231,7 +233,13 @@ def _index(text: str) -> tuple[list[tuple[int, int]], list[tuple[str, ...]]]:
     """Sentences and their tokens; cached because one document is often cited many times
     (documents up to CACHE_TEXT_CHARS: the cache holds their tokens, so it stays small)."""
     sentences = split_sentences(text) or [(0, len(text))]
-    return sentences, [tokens(text[a:b]) for a, b in sentences]
+    return sentences, [tokens(_numerals_read(text[a:b])) for a, b in sentences]
+
+
+def _numerals_read(text: str) -> str:
+    """Chinese text with its numerals as digits: `一天` and `1天` are the same tokens when a
+    window is chosen, so a claim writing the number another way still finds its sentence."""
+    return normalize_zh(text) if has_cjk(text) else text
 
 
 def _longest_run(claim_tokens: tuple[str, ...], covered: frozenset[str]) -> int:

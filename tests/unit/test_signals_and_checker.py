@@ -169,3 +169,20 @@ def test_warm_loads_what_the_first_claim_of_each_language_waits_for() -> None:
     align.warm()
     assert lexicon.table.cache_info().currsize == 3
     assert align._rjieba.cache_info().currsize == 1
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("婚假共有十天。", "婚假为10天，须在领取结婚证后12个月内休完。"),
+        ("婚假共有10天。", "婚假为十天，须在领取结婚证后十二个月内休完。"),
+    ],
+)
+def test_a_chinese_number_written_another_way_finds_its_sentence(claim: str, evidence: str) -> None:
+    """`十天` and `10天` are the same tokens when the window is chosen: a claim writing the
+    number in words is beyond its evidence (`共有`), not a citation of an unrelated text."""
+    result = RulesChecker().check(CheckRequest("c1", claim, (Fragment("q1", evidence),), "zh"))
+    assert (result.verdict, result.support_status) == (
+        Verdict.INSUFFICIENT,
+        SupportStatus.BEYOND_EVIDENCE,
+    )
