@@ -2519,6 +2519,19 @@ _WORD_BEFORE = re.compile(r"([^\W\d_]+)\W*$")
 noun."""
 
 
+_DEPICTIVE = re.compile(
+    r"(?<![\w-])([a-z]+(?:ed|en|ne))\s+(un[a-z]+ed|intact|damaged|broken|defective|faulty|"
+    r"full|empty|clean|unused|unworn|unopened|sealed|complete|on time|in full)(?![\w-])",
+    re.IGNORECASE,
+)
+"""`is released after the vehicle is returned undamaged`: the state the participle's object
+must be in is a condition; a claim that keeps the verb and drops the state widens the rule."""
+
+
+def _whole_in(word: str, lowered: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", lowered) is not None
+
+
 def _dropped_qualifier(
     claim: str, focus: str, claim_quantities: tuple[Quantity, ...]
 ) -> list[RiskSignal]:
@@ -2527,6 +2540,10 @@ def _dropped_qualifier(
     claim leaves out: the claim widens what the evidence says to every case."""
     out: list[RiskSignal] = []
     lowered = claim.lower()
+    for m in _DEPICTIVE.finditer(focus):
+        verb, state = m.group(1).lower(), m.group(2).lower()
+        if _whole_in(verb, lowered) and not _whole_in(state, lowered):
+            out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{m.group()} (claim: none)"))
     if _DEICTIC_HEADS.search(focus):
         for m in _DEICTIC_LIMIT.finditer(focus):
             noun = (m.group(1) or m.group(2) or "").lower()

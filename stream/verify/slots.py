@@ -137,6 +137,11 @@ BOUND_PHRASES = WordClass.of(
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
     "limited to, capped at, младше, моложе, старше, younger than, older than, cheaper than, "
     "no younger than, not younger than, no older than, not older than, "
+    "no larger than, not larger than, no bigger than, not bigger than, no heavier than, "
+    "not heavier than, no wider than, not wider than, no higher than, not higher than, "
+    "no taller than, not taller than, no greater than, not greater than, no smaller than, "
+    "not smaller than, no shorter than, not shorter than, no lower than, not lower than, "
+    "no lighter than, not lighter than, "
     "more expensive than, less expensive than, дороже, дешевле, "
     "не ближе, не дальше, не реже, не чаще, "
     "как минимум, минимум, "
@@ -176,11 +181,12 @@ _UNLESS = (
 )  # fmt: skip
 _IF = (
     "if", "in case", "whenever", "as long as", "so long as", "если", "в случае", "если же",
+    "при наличии",
     "如果", "若", "假如", "倘若", "一旦", "的话", "只要",
 )  # fmt: skip
 _PROVISO = (
     "provided that", "provided", "on condition that", "subject to", "depending on",
-    "при условии, что", "при условии", "при том условии", "при наличии", "в зависимости от",
+    "при условии, что", "при условии", "при том условии", "в зависимости от",
     "前提是", "视情况",
     # a companion the statement needs: `children enter free when accompanied by an adult`
     "accompanied by", "in the company of", "in the presence of", "в сопровождении",
@@ -255,7 +261,7 @@ _ONLY_PREP = re.compile(
 )
 """`only permitted during Y`, `разрешено только после Y`: `only` a few words before a time,
 place or means phrase states a necessary condition, as `only if` does."""
-_ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+[^\s,;]+){1,4}?\s+□")
+_ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+[^\s,;]+){1,7}?\s+□")
 """`only` a few words before a masked `if`: `should only be given to children if …`."""
 _WITHIN_OF = re.compile(
     r"\b(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b"
@@ -358,6 +364,16 @@ class Slots:
     capped: frozenset[str] = frozenset()
     """Number tokens the text bounds from above (`up to 8`, `не более 8`, `must not take more
     than 8`): a permission with a cap (`may take up to 8`) states the cap."""
+    retrospective: str = ""
+    """A phrase placing what the text reports in the past (`so far`, `in earlier studies`,
+    `ранее`, 此前): an observation, which a claim's `will` turns into a prediction."""
+    besides: frozenset[str] = frozenset()
+    """Keys of what `besides`/`помимо`/`in addition to` adds to: a claim's `кроме X,` (which
+    reads as `except` or as `besides`) is the evidence's `помимо X,` when X is the same."""
+    otherwise: frozenset[str] = frozenset()
+    """Keys of the words before `otherwise` (否则, иначе): `confirm within 10 days, otherwise
+    it counts as withdrawn` says what `those who have not confirmed are deemed to withdraw`
+    says, so the evidence's negation of what comes before it is the claim's too."""
 
 
 _NEG_SKIP = frozenset(
@@ -675,7 +691,7 @@ def _slots(text: str) -> Slots:
         word = conditions.pop("unless")
         if main:
             conditions["onlyif"] = word
-            negated = _without(negated, main[0])
+            negated = _without(negated, _ruled_by(main, main_at, where.get("unless")))
         else:
             conditions["except"] = word
     elif (
@@ -782,10 +798,72 @@ def _slots(text: str) -> Slots:
         denied=_denied(lowered),
         negation_objects=_negation_objects(masked, located),
         entitled=_ENTITLED.search(lowered) is not None,
+        otherwise=_before_otherwise(lowered),
+        besides=_besides(lowered),
+        retrospective=m.group() if (m := _RETROSPECTIVE.search(lowered)) else "",
     )
 
 
+_RETROSPECTIVE = re.compile(
+    r"(?<![\w-])(?:so far|(?<!up )to date|until now|in (?:earlier|previous|past|prior) "
+    r"(?:studies|trials|seasons)|до сих пор|на сегодняшний день|"
+    r"в (?:предыдущих|прежних|ранних|ранее проведённых|ранее проведенных) исследованиях)(?![\w-])"
+    r"|此前|以往|迄今|至今|过去的研究|既往研究|以前的研究"
+)
+
+
+def _except_as_besides(claim: Slots, evidence: Slots) -> Slots:
+    """`Кроме X, можно …` for the evidence's `Помимо X, можно …`: `кроме` adds there, as
+    `помимо` does, and takes nothing out; read so when what it names is what the evidence adds
+    to."""
+    excepted = [c for c in claim.negated if c[1].startswith(_EXCEPTED)]
+    if "except" not in claim.conditions or not excepted or "except" in evidence.conditions:
+        return claim
+    if not all(_first(c[0]) & evidence.besides for c in excepted):
+        return claim
+    conditions = {k: v for k, v in claim.conditions.items() if k != "except"}
+    negated = tuple(c for c in claim.negated if c not in excepted)
+    return replace(claim, conditions=conditions, negated=negated)
+
+
+_BESIDES = re.compile(r"(?<![\w-])(?:помимо|besides|in addition to)(?![\w-])")
+
+
+def _besides(lowered: str) -> frozenset[str]:
+    found = [
+        _targets(scan(lowered[m.end() : m.end() + 60])[2], n_words=3)
+        for m in _BESIDES.finditer(lowered)
+    ]
+    return frozenset().union(*found) if found else frozenset()
+
+
+_OTHERWISE = re.compile(r"(?<![\w-])(?:otherwise|иначе|в противном случае)(?![\w-])|否则")
+
+
+def _before_otherwise(lowered: str) -> frozenset[str]:
+    found = _OTHERWISE.search(lowered)
+    if found is None:
+        return frozenset()
+    before = lowered[: found.start()]
+    if has_cjk(before):
+        from stream.verify.align import zh_words  # the segmenter lives with the alignment
+
+        words: tuple[str, ...] = tuple(w for w in zh_words(before) if len(w) > 1 and has_cjk(w))
+    else:
+        words = scan(before)[2]
+    return frozenset().union(*(keys(w) for w in words)) if words else frozenset()
+
+
 Negation = tuple[frozenset[str], str]
+
+
+def _ruled_by(main: tuple[Negation, ...], main_at: list[int], at: int | None) -> Negation:
+    """The rule an `unless` lifts: the first negation, or, when the exception follows several
+    (`不得参加A，也不得B，除非Y`, `not A, nor B, unless Y`), the one nearest before it."""
+    if at is None or len(main) < 2 or not all(p < at for p in main_at):
+        return main[0]
+    return main[max(range(len(main)), key=lambda i: main_at[i])]
+
 
 _SUFFICIENT = re.compile(
     r"\b(?:as long as|so long as|all you need|достаточно|достаточно лишь)\b|只要|就可以|就能|就可"
@@ -1449,8 +1527,13 @@ def compare(
         # `not X but Y` says nothing against a claim about Y
         and not (e in evidence.contrasted and not _second(e[0]) & claim_keys)
     ]
+    claim = _except_as_besides(claim, evidence)
     unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
-    unmatched_evidence = [e for e in relevant if not any(_meets(c, e) for c in claim.negated)]
+    unmatched_evidence = [
+        e
+        for e in relevant
+        if not any(_meets(c, e) for c in claim.negated) and not _first(e[0]) & claim.otherwise
+    ]
     if unmatched_claim or unmatched_evidence:
         said = ", ".join(c[1] for c in claim.negated) or "none"
         stated = ", ".join(e[1] for e in relevant) or "none"
@@ -1588,6 +1671,11 @@ def compare(
         for m in _modality(claim, evidence)
         if not (requires and m.detail.startswith(claim.modality["obligation"] + " "))
     ]
+    if claim.future and evidence.retrospective and not claim.retrospective:
+        # `about 1 in 10 participants will get headaches` for `affected 1 in 10 in earlier
+        # studies`: what was seen so far stated as what will happen
+        detail = f"{claim.future} (evidence: {evidence.retrospective})"
+        out.append(RiskSignal(SignalCode.MODALITY_STRENGTHENED, detail))
     for kind, word in claim.order.items():
         if kind == "upon" or (kind == "after" and "upon" in evidence.order):
             continue  # `после превышения` for `при превышении`: what follows the event
@@ -1815,8 +1903,8 @@ def _conditions(claim: Mapping[str, str], evidence: Mapping[str, str]) -> list[R
             continue
         if kind == "proviso" and {"if", "onlyif"} & set(claim):
             continue
-        if kind in ("if", "onlyif") and "proviso" in claim:
-            continue
+        if kind in ("if", "onlyif") and "proviso" in claim and not {"if", "onlyif"} & set(claim):
+            continue  # a proviso alone agrees with either; `whenever` beside it is an `if`
         other = {"if": "onlyif", "onlyif": "if"}.get(kind, "")
         if other in claim:
             said = claim[other]

@@ -157,7 +157,7 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
-    if "nothing" in text or "no c" in text or "ничего не" in text:
+    if any(h in text for h in ("nothing", "no c", "ничего не", "of c", "without")):
         text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
     if "o " in text:
         text = _NO_SUBJECT_MAY.sub(_subject_may_not, text)
@@ -288,6 +288,8 @@ _ZH_TENTHS = re.compile(
 """`两成` is 20%: tenths of a whole."""
 _FREE = re.compile(
     r"(?<![\w-])(?:cost(?:s|ing)? nothing|at no (?:extra |additional )?(?:cost|charge)|"
+    r"without (?:any )?(?:extra |additional )?(?:cost|charge|fee|payment)|"
+    r"free of (?:any )?(?:extra |additional )?(?:cost|charge)|"
     r"ничего не сто(?:ит|ят|ить|или|ило|ила))(?![\w-])",
     re.IGNORECASE,
 )
@@ -1375,7 +1377,12 @@ _BOUND_WORDS: dict[str, str] = {
          "первые", "первых", "first",
          "короче", "легче", "less expensive than", "ограничен", "ограничена", "ограничено",
          "ограничены", "ограничивается", "ограничиваются", "не позднее, чем через",
-         "не позже, чем через", "no older than", "not older than"),
+         "не позже, чем через", "no older than", "not older than",
+         # a comparative under `no`/`not` bounds from above: `no larger than 40 x 30 cm`
+         "no larger than", "not larger than", "no bigger than", "not bigger than",
+         "no heavier than", "not heavier than", "no wider than", "not wider than",
+         "no higher than", "not higher than", "no taller than", "not taller than",
+         "no greater than", "not greater than", "no later than"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -1395,7 +1402,9 @@ _BOUND_WORDS: dict[str, str] = {
          "превышают", "превышать", "превысит", "превысят", "превышающий", "превышающей",
          "дольше", "позже", "позднее", "чаще", "дороже", "длиннее", "тяжелее",
          "more expensive than", "не ранее чем через", "не раньше чем через",
-         "не ранее, чем через", "не раньше, чем через", "no younger than", "not younger than"),
+         "не ранее, чем через", "не раньше, чем через", "no younger than", "not younger than",
+         "no smaller than", "not smaller than", "no shorter than", "not shorter than",
+         "no lower than", "not lower than", "no lighter than", "not lighter than"),
         "lower"),
 }  # fmt: skip
 _RU_BARE_UNITS = (
@@ -1461,8 +1470,18 @@ def negation_governs(before: str, bound_word: str) -> bool:
     """A negation ending `before` turns the bound `bound_word` that follows over: `not kept
     beyond 7 days` (<= 7), `не должна превышать 8`, `do not take the tablets for more than 3
     days`, `нельзя принимать больше 8 таблеток`."""
+    if bound_word.lower() in _NOT_TURNED:
+        return False
     m = _NEGATED_BEFORE.search(before)
     return m is not None and reaches_bound(m.group("between"), bound_word)
+
+
+_NOT_TURNED = frozenset(
+    {"at least", "как минимум", "минимум", "по меньшей мере", "по крайней мере", "не менее",
+     "не менее чем", "no less than", "not less than"}
+)  # fmt: skip
+"""Bounds a negation before them does not turn over: `нельзя есть как минимум 8 часов`, `do
+not eat for at least 8 hours` keep the fast at least that long."""
 
 
 ZH_NEGATED_MODAL = r"(?:不能|不得|不可|不应|不要|不宜|切勿|请勿|勿|禁止|严禁)"
@@ -1539,7 +1558,8 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     spans: list[tuple[int, int, str]] = []
     flipped_until = -1  # where the last bound a negation turned over ends
-    for m in _BOUND_RE.finditer(text):
+    found_bounds = list(_BOUND_RE.finditer(text))
+    for m in found_bounds:
         kind = _BOUND_WORDS[m.group(1).lower()]
         if negation_governs(text[max(0, m.start() - 48) : m.start()], m.group(1)) or (
             flipped_until >= 0 and _COORDINATED.fullmatch(text, flipped_until, m.start())
@@ -1550,9 +1570,22 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             flipped_until = m.end()
         else:
             flipped_until = -1
+        ahead = _AHEAD_OF_EVENT.match(text, m.end())
         if (
             m.group(1).lower() in _LATENESS
-            and (_AHEAD_OF_EVENT.match(text, m.end()) or _AHEAD_PREPOSITION.search(m.group(1)))
+            and (
+                # the event's time is this bound's amount, not another bound's (`up to 10 rooms
+                # must be cancelled at least 30 days before`)
+                (
+                    ahead
+                    and not any(
+                        m.end() < o.start() < ahead.end()
+                        and not _COORDINATED.fullmatch(text, m.end(), o.start())
+                        for o in found_bounds
+                    )
+                )
+                or _AHEAD_PREPOSITION.search(m.group(1))
+            )
             and not _DURATION_BEFORE.search(text, max(0, m.start() - 5), m.start())
         ):
             # no later than 3 days before it = at least 3 days before it
@@ -1720,9 +1753,9 @@ def _given_amount(text: str, m: re.Match[str], *, copula: bool) -> re.Match[str]
 _LIMIT_NOUNS = frozenset({"limit", "лимит"})
 _COPULA = re.compile(
     r"(?<![\w-])(?:is|are|was|were|составляет|составляют|составляла|равен|равна)(?![\w-])"
-    r"|\s[—–:]\s|为|是"
+    r"|\s[—–:]\s|为|是|\sв\s+$"
 )
-"""What gives the noun its amount (`the maximum age is 18`, `лимит — 300 км`)."""
+"""What gives the noun its amount (`the maximum age is 18`, `лимит — 300 км`, `лимит в 300 км`)."""
 
 NUMBER_TOKENS = NUMBER_WORD_TOKENS
 _RANGE = re.compile(
