@@ -165,7 +165,7 @@ _ZH_FILLERS = (
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
     "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
     "之类", "这类", "才能", "才可以", "才可", "并且", "而且", "且", "或者", "不过", "但是", "以及",
-    "对于", "先", "完",
+    "对于", "先", "完", "既",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
 demonstratives (`这份保险` for `本保险`, `之类` for `等`); `才能` is 才 and a modal (the slot),
@@ -738,6 +738,14 @@ def _dropped_cap(claim: str, focus: str, claim_keys: frozenset[str]) -> list[Ris
 def _negated_part(text: str) -> bool:
     """A negation word anywhere in the part."""
     return NEGATION.word_re.search(text.lower()) is not None
+
+
+_ZH_NEGATION_WORD = re.compile("不|没|未|无需|无须|禁止|严禁|勿")
+
+
+def _has_negation(text: str) -> bool:
+    """A negation word anywhere in `text`, Chinese ones included."""
+    return _negated_part(text) or (has_cjk(text) and _ZH_NEGATION_WORD.search(text) is not None)
 
 
 _ELLIPTIC_NEGATION = re.compile(
@@ -1730,7 +1738,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 )
             )
             continue
-        found_in = _clause_of(q, sentences, q_keys, others, claim_bounds=c_bounds)
+        found_in = _clause_of(
+            q, sentences, q_keys, others, claim_bounds=c_bounds, negated=_has_negation(claim_n)
+        )
         if found_in is None:
             continue
         amounts = found_in[1]
@@ -1799,6 +1809,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 and "exact" not in kinds | in_focus
                 and not kinds <= both_ways
                 and not _violation_case(claim_n, focus)
+                and not _unless_on_one_side(claim_n, focus)
             ):
                 # at least 5 for no more than 5; not where the focus also states the number
                 # plainly (`不足2元的，按2元收取`: under 2 yuan, 2 yuan is charged — a minimum),
@@ -1823,6 +1834,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
         mismatches += prohibited
         states_other += prohibited
+    swapped = _ordinals_swapped(claim_n, sentences)
+    mismatches += swapped
+    states_other += swapped
     dated = _dates_differ(claim_n, sentences)
     mismatches += dated
     states_other += dated
@@ -2228,6 +2242,7 @@ def _clause_of(
     others: tuple[Quantity, ...] = (),
     margin: float | None = None,
     claim_bounds: dict[str, frozenset[str]] | None = None,
+    negated: bool | None = None,
 ) -> tuple[str, tuple[Quantity, ...]] | None:
     """In a sentence that lists amounts of one kind for several things (`24 months for the
     vacuum, 12 for the battery`; 超过30公斤者…；不超过30公斤者…), the clause about what the
@@ -2275,7 +2290,17 @@ def _clause_of(
         scored = []
         for i, (c, amounts) in enumerate(candidates):
             unique = uniques[i]
-            if holding == [i] and (not unique or unique & claim_keys):
+            if holding == [i] and (
+                not unique
+                or unique & claim_keys
+                # the only negated clause, for a negated claim (`定金在入住日前14天之后不予退还`
+                # for `…两周之后就不退了`)
+                or (
+                    negated
+                    and _has_negation(c)
+                    and not any(_has_negation(o) for j, (o, _) in enumerate(candidates) if j != i)
+                )
+            ):
                 return None  # the one clause stating the claim's amount may be about it
             kin = [o for o in others if o.unit == q.unit]
             if (
@@ -2849,6 +2874,60 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
                     )
                     return [RiskSignal(SignalCode.CLAUSES_MIXED, detail)]
     return []
+
+
+_ORDINAL = re.compile(
+    r"(?<![\w-])(?:(first|1st)|(second|2nd)|(third|3rd)|(перв\w*)|(втор\w*)|(трет\w*))(?![\w-])"
+    r"|(第一|第1(?!\d)|首次)|(第二|第2(?!\d))|(第三|第3(?!\d))",
+    re.IGNORECASE,
+)
+_ORDINAL_RANK = (1, 2, 3, 1, 2, 3, 1, 2, 3)
+
+
+_UNLESS_WORD = re.compile(r"(?<![\w-])(?:unless|если только не|кроме случаев)(?![\w-])|除非", re.I)
+
+
+def _unless_on_one_side(claim: str, focus: str) -> bool:
+    """One side states the case with `unless` and the other with `as long as` (`may attend
+    unless two or more are affected` / `as long as fewer than two are`): its bound is the
+    complement of the other's, not the reverse."""
+    return bool(_UNLESS_WORD.search(claim)) != bool(_UNLESS_WORD.search(focus))
+
+
+def _ordinal_of(clause: str) -> int | None:
+    """The one rank (1, 2, 3) a clause names (`the first retake`, `вторая`), or None."""
+    ranks = {_ORDINAL_RANK[m.lastindex - 1] for m in _ORDINAL.finditer(clause) if m.lastindex}
+    return ranks.pop() if len(ranks) == 1 else None
+
+
+def _ordinals_swapped(claim: str, sentences: str) -> list[RiskSignal]:
+    """Clauses set against each other by rank (`the first retake is taken by the examiner,
+    the second by a panel`), whose words the claim hands to the other rank (`the first by a
+    panel, the second by the examiner`): each clause states another value for its rank."""
+    split = _ZH_CLAUSE if has_cjk(claim) else _CLAUSE
+    mine = [(r, c) for c in split.split(claim) if (r := _ordinal_of(c)) is not None]
+    if len(mine) < 2:
+        return []
+    theirs: dict[int, frozenset[str]] = {}
+    for sentence in _SENTENCE_END.split(sentences):
+        for c in split.split(sentence):
+            r = _ordinal_of(c)
+            if r is not None:
+                theirs[r] = theirs.get(r, frozenset()) | _content_keys(_ORDINAL.sub(" ", c))
+    swapped = []
+    for rank, clause in mine:
+        own = theirs.get(rank)
+        others = frozenset().union(*(k for r, k in theirs.items() if r != rank))
+        if own is None or not others:
+            continue
+        words = _content_keys(_ORDINAL.sub(" ", clause))
+        if words & (others - own):
+            swapped.append(clause.strip(" ,;"))
+    if len(swapped) < 2:
+        return []
+    return [
+        RiskSignal(SignalCode.ENTITY_MISMATCH, f"{'; '.join(swapped)} (evidence: ranks swapped)")
+    ]
 
 
 def _amount_words(text: str) -> set[str]:
@@ -3425,6 +3504,8 @@ def _substitutions(
         at = claim.find(entities[0])
         evidence_seq = _sequence(focus) if names else []
         names = [w for w in names if _in_place(at, w, sequence, evidence_seq)]
+        if any(_same_stem(w, entities[0]) for w in _capitalised(focus)):
+            names = []  # `России` / `Российской Федерации`: the same name written another way
         if names:
             out.append(
                 RiskSignal(
@@ -3433,6 +3514,11 @@ def _substitutions(
                 )
             )
     return out
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Two names that open with the same four letters (`России` / `Российской`)."""
+    return len(a) >= 4 and len(b) >= 4 and a[:4].lower() == b[:4].lower()
 
 
 def _headline(text: str) -> bool:

@@ -364,6 +364,13 @@ class Slots:
     capped: frozenset[str] = frozenset()
     """Number tokens the text bounds from above (`up to 8`, `не более 8`, `must not take more
     than 8`): a permission with a cap (`may take up to 8`) states the cap."""
+    ruled: tuple[tuple[frozenset[str], str], ...] = ()
+    """The negation an `unless` form took into its `only if` (`除非Y，否则不能携带`): the text
+    still denies that predicate outside the condition, so the evidence's negation of it
+    (`禁止携带`) is met."""
+    restricting: tuple[tuple[frozenset[str], str], ...] = ()
+    """Negations inside a Chinese `…的，` subject (`未购买的，须承担免赔额`): they say whom the
+    rule applies to, as a condition does, and assert nothing of a claim about the others."""
     retrospective: str = ""
     """A phrase placing what the text reports in the past (`so far`, `in earlier studies`,
     `ранее`, 此前): an observation, which a claim's `will` turns into a prediction."""
@@ -499,6 +506,12 @@ _EPISTEMIC = frozenset(
 """Hedges on what is so, not permissions: `可能无法清除` (may not come off) stays hedged."""
 _QUESTION = re.compile(r"[?？]")
 """A question asserts nothing: a claim taken from one goes beyond it."""
+_COUNTED_FROM = re.compile(
+    r"(?<![\w-])(?:с момента|со дня|с даты|from the (?:date|day|moment|time) of)(?![\w-])"
+    r"|之日起|起算"
+)
+"""The event a period counts from (`действует 24 часа с момента первого входа`, `from the date
+of purchase`, 自购买之日起): after it."""
 _BEFORE_NOUN = re.compile(
     r"(?<![\w-])до\s+(?!(?:" + patterns.words(RU_NUMBERS) + r")(?![\w-]))(?=[а-яё])"
 )
@@ -686,12 +699,15 @@ def _slots(text: str) -> Slots:
     if not conditions and has_cjk(lowered) and _ZH_ONLY_THEN.search(lowered):
         conditions["onlyif"] = "…才"  # `完成认证后才能骑行`: only once that is done
     if_negations = tuple(_if_negations(where.get("if"), clauses, located, conditions))
+    ruled: tuple[Negation, ...] = ()
     if "unless" in conditions:
         # `not X unless Y` is `X only if Y`: the rule's negation belongs to the condition form
         word = conditions.pop("unless")
         if main:
             conditions["onlyif"] = word
-            negated = _without(negated, _ruled_by(main, main_at, where.get("unless")))
+            rule = _ruled_by(main, main_at, where.get("unless"))
+            ruled = (rule,)
+            negated = _without(negated, rule)
         else:
             conditions["except"] = word
     elif (
@@ -755,6 +771,8 @@ def _slots(text: str) -> Slots:
         order.setdefault("after", "within … of")
     if "once" in lowered and once_after(lowered):
         order.setdefault("after", "once")  # `once you are notified`: after you are notified
+    if (start := _COUNTED_FROM.search(lowered)) is not None:
+        order.setdefault("after", start.group())
     if _BEFORE_NOUN.search(lowered):
         order.setdefault("before", "до")
     if until_not is not None:
@@ -800,6 +818,10 @@ def _slots(text: str) -> Slots:
         entitled=_ENTITLED.search(lowered) is not None,
         otherwise=_before_otherwise(lowered),
         besides=_besides(lowered),
+        ruled=ruled,
+        restricting=tuple(
+            n for pos, n in located if has_cjk(lowered) and _in_de_subject(lowered, pos)
+        ),
         retrospective=m.group() if (m := _RETROSPECTIVE.search(lowered)) else "",
     )
 
@@ -1206,6 +1228,17 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
                 follow = follow[1:]
             word = follow[0] if follow else ""
             target = keys(word) if word else frozenset()
+            if word and (
+                listed := _ZH_NEGATED_LIST.match(text, text.find(word, m.end()) + len(word))
+            ):
+                # `不能取消、修改`: the negation governs every member of the list
+                target |= frozenset().union(
+                    *(keys(w) for w in _zh_words(listed.group()) if len(w) > 1)
+                )
+            if len(word) == 4 and has_cjk(word):
+                # a compound the segmenter keeps whole (`不直接受理`): its halves are what
+                # the other side may write (`直接办理`)
+                target |= keys(word[:2]) | keys(word[2:])
             if placed:
                 # 禁止在客房内吸烟: the place comes first, the act (吸烟) after it is negated too
                 target |= frozenset(
@@ -1245,6 +1278,9 @@ def _denied(lowered: str) -> frozenset[str]:
     return frozenset(k for k in found if not k.startswith("2:"))
 
 
+_ZH_NEGATED_LIST = re.compile(r"(?:、[\u4e00-\u9fff]{2})+(?![\u4e00-\u9fff])")
+"""Further members of a list after a negated word, each of two characters up to the clause
+end (`取消、修改，`)."""
 _ZH_CLAUSE_END = re.compile(r"[,;!?，；。！？、]|[.:](?!\d)")
 """Where a Chinese negation's clause ends (not the point of `675.2` or the colon of `9:30`)."""
 
@@ -1532,7 +1568,9 @@ def compare(
     unmatched_evidence = [
         e
         for e in relevant
-        if not any(_meets(c, e) for c in claim.negated) and not _first(e[0]) & claim.otherwise
+        if not any(_meets(c, e) for c in claim.negated)
+        and not any(_first(r[0]) & _first(e[0]) for r in claim.ruled)
+        and not _first(e[0]) & claim.otherwise
     ]
     if unmatched_claim or unmatched_evidence:
         said = ", ".join(c[1] for c in claim.negated) or "none"
@@ -1546,6 +1584,9 @@ def compare(
             e
             for e in unmatched_evidence
             if not e[1].startswith(_EXCEPTED)
+            # a claim that names its own case (`如果购买了…`) is about another case than the
+            # evidence's negated subject (`未购买的，…`)
+            and not (e in evidence.restricting and "if" in claim.conditions)
             # the evidence's `if not Y` asserts no `not Y` to a claim without a condition of
             # its own (`The item is damaged` for `If the item is not damaged, …`); a claim's
             # condition is compared with it (`unless you cancel` / `if you do not cancel`)
@@ -1601,6 +1642,18 @@ def compare(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
     out += _conditions(claim.conditions, evidence.conditions)
+    case, its_case = claim.condition_content.get("if"), evidence.condition_content.get("if")
+    if (
+        case
+        and its_case
+        and not its_case & claim_keys
+        and "if" in claim.conditions
+        and "if" in evidence.conditions
+    ):
+        # `if you have a mild cold` for `if you have a high fever`: another case than the
+        # evidence's, under the same rule, whose own case the claim names nowhere
+        detail = f"{claim.conditions['if']} … (evidence: {evidence.conditions['if']} …)"
+        out.append(RiskSignal(SignalCode.CONDITION_CHANGED, detail))
     if (
         "if" in claim.conditions
         and evidence.exclusive
