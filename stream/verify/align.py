@@ -112,6 +112,7 @@ from stream.verify.units import (
     mask_duration_nouns,
     normalize_zh,
     quantities,
+    range_groups,
     rounds_to,
     same_amount,
     scan,
@@ -195,6 +196,7 @@ _CLOSED_WORDS = frozenset(
         "still", "while", "whereas", "though", "although", "like",
         # `or else` is `otherwise`, a condition slot
         "else",
+
         # an amount's bound taken inclusively (`до 10 кг включительно`) is what `up to` says
         "включительно", "inclusive", "inclusively",
         # a particle that only says someone comes with (`bring a guest along`)
@@ -774,6 +776,7 @@ def _q(items: Iterable[Quantity], limit: int = 3) -> str:
 
 
 _CLOSED_PHRASES = re.compile(
+    r"(?:^\s*|[,;]\s*)apart from(?![\w-])|"
     r"(?<![\w-])(?:в течение|на протяжении|в пределах|с момента|со дня|с даты|по истечении|"
     r"в случае|в размере|от имени|from the date of|from the day of|in the event of|"
     r"in case of|by means of|in accordance with|according to|as long as|so long as|"
@@ -782,7 +785,8 @@ _CLOSED_PHRASES = re.compile(
     re.IGNORECASE,
 )
 """Phrases that frame a fact without adding one (`в течение 14 дней`, `as long as`, `for
-example`, `in such cases`): conditions and bounds they open are compared as slots."""
+example`, `in such cases`, an opening `apart from`): conditions and bounds they open are
+compared as slots."""
 _CLASS_PHRASE_LIST = [p for c in _CLASSES for p in c.phrases if " " in p and not has_cjk(p)]
 _CLASS_PHRASES = re.compile(
     r"(?<![\w-])" + patterns.words(_CLASS_PHRASE_LIST, ignorecase=True) + r"(?![\w-])",
@@ -1206,7 +1210,9 @@ def _range_restated(number: str, claim: str, focus: str) -> bool:
     """The claim bounds `number` as an end of a range (`between 21 and 24`) that the focus
     states as a bare range of the same ends (`aged 21 to 24`): the same range."""
     ends = {
-        tuple(number_token(x) for x in (m.group(1, 2) if m.group(1) else m.group(3, 4)))
+        tuple(
+            NUMBER_WORD_TOKENS.get(x.lower()) or number_token(x) for x in m.group(*range_groups(m))
+        )
         for m in RANGE.finditer(claim)
     }
     pairs = {
@@ -1331,6 +1337,13 @@ _ATTRIBUTION = re.compile(
     r"\s+(?:the\s+|this\s+|our\s+|your\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s*,"
     r"|(?:it is worth noting|it should be noted|note|please note|keep in mind|remember|importantly)"
     r"(?:\s+that)?\s*,?"
+    r"|(?:the|this|our|your)\s+(?:policy|policies|rules|terms|guide|guidelines|leaflet|agreement|"
+    r"contract|regulations?|document|sheet|information sheet|conditions)\s+"
+    r"(?:says|say|states|state|explains|explain|notes|note|specifies|specify|makes clear)"
+    r"(?:\s+that)?\s*,?"
+    r"|(?:в\s+)?(?:правилах|договоре|инструкции|политике|положении|условиях|листке)\s+"
+    r"(?:сказано|указано|говорится|отмечено)(?:\s*,)?\s*(?:что\s*)?,?"
+    r"|(?:规定|政策|合同|说明书|须知|指南)(?:中)?(?:指出|写明|说明|提到)[，,]?"
     r"|(?:согласно|по|в соответствии с|в силу)\s+[\w-]+(?:\s+[\w-]+){0,2}\s*,"
     r"|(?:стоит отметить|следует отметить|обратите внимание|важно)(?:\s*,)?\s*(?:что\s*)?,?"
     r"|(?:根据|按照|依据|依照|按)[^，,。]{1,12}[，,]|(?:需要注意的是|值得注意的是|请注意)[，,]?)",
@@ -2461,6 +2474,9 @@ def _dates_differ(claim: str, sentences: str) -> list[RiskSignal]:
     return out
 
 
+_ALTERNATIVES = re.compile(r"(?<![\w-])(?:or|или|либо)(?![\w-])|或", re.IGNORECASE)
+
+
 def _dropped_bounds(
     claim_quantities: tuple[Quantity, ...], focus: str, claim_keys: frozenset[str]
 ) -> list[RiskSignal]:
@@ -2485,11 +2501,24 @@ def _dropped_bounds(
             for mine, other in ((a, b), (b, a))
             if any(same_amount(q, mine) for q in claim_quantities)
         }
-        for e in quantities(normalize_zh(part)):
+        stated = quantities(normalize_zh(part))
+        # `8 kilograms on Plus fares or 12 kilograms on Business fares`: a claim about one of
+        # the alternatives leaves the other's amount to its own case
+        chosen = (
+            {
+                q.unit
+                for q in claim_quantities
+                if q.unit is not None and any(same_amount(q, x) for x in stated)
+            }
+            if _ALTERNATIVES.search(part)
+            else set()
+        )
+        for e in stated:
             token = f"#{e.value}"
             if (
                 token not in restricted
                 or e.text in restated
+                or e.unit in chosen
                 or any(same_amount(q, e) or q.value == e.value for q in claim_quantities)
             ):
                 continue

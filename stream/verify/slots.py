@@ -141,7 +141,7 @@ BOUND_PHRASES = WordClass.of(
     "not heavier than, no wider than, not wider than, no higher than, not higher than, "
     "no taller than, not taller than, no greater than, not greater than, no smaller than, "
     "not smaller than, no shorter than, not shorter than, no lower than, not lower than, "
-    "no lighter than, not lighter than, "
+    "no lighter than, not lighter than, no sooner than, not sooner than, limit of, cap of, "
     "more expensive than, less expensive than, дороже, дешевле, "
     "не ближе, не дальше, не реже, не чаще, "
     "как минимум, минимум, "
@@ -229,7 +229,7 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+$")
 """`provided` as a participle (`provided by`, `is provided.`), not the proviso `provided (that)`."""
 _EXCEPT_RE = _alternation(_EXCEPT)
 _ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,24}?[外以]")
-_RU_UNIT_WORDS = ("час", "сутки", "неделю", "месяц", "год", "минуту", "раз")
+_RU_UNIT_WORDS = ("час", "сутки", "неделю", "месяц", "год", "минуту", "раз", "день")
 """Bare units that count one (`минимум на сутки`, `максимум час`)."""
 _NUMBER_AHEAD = (
     r"(?=\s+(?:(?:в|за|на)\s+)?(?:[$€£¥]\s?)?(?:\d|(?:"
@@ -364,6 +364,12 @@ class Slots:
     capped: frozenset[str] = frozenset()
     """Number tokens the text bounds from above (`up to 8`, `не более 8`, `must not take more
     than 8`): a permission with a cap (`may take up to 8`) states the cap."""
+    privative: frozenset[str] = frozenset()
+    """Keys of the stem of each word negated by its prefix (`unknown`: know, `недоступен`:
+    доступен): `will remain unknown to you` says what `you will not know` says."""
+    case_numbers: frozenset[str] = frozenset()
+    """The numbers of the `if` clause: a case restated in other words keeps its amounts
+    (`если вы задержите книги больше чем на 60 дней` / `если просрочка превышает 60 дней`)."""
     ruled: tuple[tuple[frozenset[str], str], ...] = ()
     """The negation an `unless` form took into its `only if` (`除非Y，否则不能携带`): the text
     still denies that predicate outside the condition, so the evidence's negation of it
@@ -433,12 +439,27 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
                 or _BE_BEFORE.search(masked, max(0, m.start() - 8), m.start())
             ):
                 continue  # `a car provided by the employer`, `food is provided`: a verb
+            if m.group() == "apart from" and masked[: m.start()].rstrip()[-1:] not in (
+                "",
+                ",",
+                ";",
+            ):
+                continue  # `societies fall apart from war`: no exception
             spans.append(m.span())
             if kind not in found:
                 found[kind] = m.group()
                 where[kind] = m.start()
         for a, b in spans:
             masked = masked[:a] + _MASK * (b - a) + masked[b:]
+    if (
+        "if" not in found
+        and found.get("proviso") in _PROVIDED_NOT
+        and _NEGATED_PROVISO.match(lowered, where["proviso"])
+    ):
+        # `provided no other member has placed a hold`: a sufficient case stated with a
+        # negation, as `if no …` is (which may restate `unless …`)
+        found["if"] = found.pop("proviso")
+        where["if"] = where.pop("proviso")
     if has_cjk(masked):
         zh = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
         if zh is not None:
@@ -448,6 +469,43 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
     return found, masked, where
 
 
+_PRIVATIVE = re.compile(r"^(?:un|не)(?=[a-zа-яё]{4,}$)")
+
+
+def _privative(words: Iterable[str]) -> frozenset[str]:
+    found: set[str] = set()
+    for w in words:
+        m = _PRIVATIVE.match(w)
+        if m is None or w in NEGATION.words:
+            continue
+        stem = w[m.end() :]
+        if _qualifier(w) and _qualifier(stem):
+            found.update(keys(stem))
+    return frozenset(found)
+
+
+_RU_QUALIFIERS = frozenset({"ADJF", "ADJS", "ADVB", "PRTF", "PRTS", "PRED"})
+
+
+def _qualifier(word: str) -> bool:
+    """An adjective, participle or adverb the lexicon knows (`known`, `доступен`): what a
+    privative prefix negates (not `undertake`, `неделя`)."""
+    if word.isascii():
+        known = any(k.startswith("en") for k in keys(word))
+        return known and word not in table("en").pos.get("v", ())
+    return any(pos in _RU_QUALIFIERS for _, pos in ru_lemmas(word)[:1])
+
+
+def _case_numbers(lowered: str, at: int | None, clauses: list[tuple[int, int]]) -> frozenset[str]:
+    span = next(((a, b) for a, b in clauses if a == at), None)
+    return frozenset(_DIGITS.findall(lowered[span[0] : span[1]])) if span else frozenset()
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
+_PROVIDED_NOT = frozenset({"provided", "provided that", "при условии, что", "при условии"})
+_NEGATED_PROVISO = re.compile(
+    r"[^,;.!?]*?(?<![\w-])(?:no|not|never|don't|doesn't|не|нет)(?![\w-])", re.IGNORECASE
+)
 _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
 _WITHOUT = ("without", "без", "没有经过", "没有")
 
@@ -589,6 +647,11 @@ def _contrasted(
     return tuple(out)
 
 
+_CONDITION_LIGHT = frozenset({"наличии", "наличия", "presence"})
+"""Nouns that only say the condition's object is there (`только при наличии справки`): the
+object is what a claim must restate (`нужна справка`)."""
+
+
 def _clause_keys(
     lowered: str, at: int, clauses: list[tuple[int, int]], word: str = ""
 ) -> frozenset[str]:
@@ -611,6 +674,7 @@ def _clause_keys(
         # a bound word (`более 50%`) is a slot, compared as one: no word to restate
         and w not in MORE.words
         and w not in LESS.words
+        and w not in _CONDITION_LIGHT
     ][1:]  # the condition word itself is not content
     return frozenset().union(*(keys(w) for w in words)) if words else frozenset()
 
@@ -819,6 +883,8 @@ def _slots(text: str) -> Slots:
         otherwise=_before_otherwise(lowered),
         besides=_besides(lowered),
         ruled=ruled,
+        privative=_privative(words),
+        case_numbers=_case_numbers(lowered, where.get("if"), clauses),
         restricting=tuple(
             n for pos, n in located if has_cjk(lowered) and _in_de_subject(lowered, pos)
         ),
@@ -1355,11 +1421,22 @@ def _clause_before(text: str, at: int) -> str:
     return text[start:at]
 
 
+_WHOLE_PERIOD = re.compile(
+    r"(?:весь|всего|всю|всё|все|the whole|the entire|entire|whole)\s+"
+    r"(?:(?:её|его|их|its|their)\s+)?(?:срок|срока|период|периода|время|времени|term|period|"
+    r"duration|time|stay|study|trial)(?![\w-])"
+)
+"""`на весь срок действия`, `for the whole term`: the length of one period, not every member
+of a set (`в течение срока действия` says it)."""
+
+
 def _not_quantifying(lowered: str, word: str, at: int) -> bool:
     """`each` after an amount is a price per item (`£1 each`), not a quantifier; `any more` is
     `further`; free-choice `any` under an obligation (`must report any damage`) says what the
     rule's bare plural says of every case. Under a negation `any` still widens (`does not
     count against any limit` for `… the production limit`)."""
+    if _WHOLE_PERIOD.match(lowered, at):
+        return True
     if word == "each":
         return bool(_EACH_AFTER_AMOUNT.search(lowered, max(0, at - 12), at))
     if word == "any":
@@ -1441,6 +1518,7 @@ def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozense
 _UNLESS_AS_EXCEPT = {
     w: re.compile(rf"(?<![\w-]){w}(?![\w-])") for w in ("unless", "если только не", "除非")
 }
+_EXCEPT_PREPOSITIONS = frozenset("in on at for during from by with при в во на для по от".split())
 _EXCEPTED = "⊄"
 """Marks a negation that an exception makes (`except on public holidays`)."""
 
@@ -1455,7 +1533,8 @@ def _excepted(lowered: str, word: str = "") -> tuple[tuple[frozenset[str], str],
     found = [*_EXCEPT_RE.finditer(lowered), *(plain.finditer(lowered) if plain else ())]
     for m in found:
         ahead = scan(lowered[m.end() : m.end() + 60])[2]
-        target = _targets(ahead, n_words=3)
+        # `except in a medical emergency`: what is taken out follows the preposition
+        target = _targets([w for w in ahead if w not in _EXCEPT_PREPOSITIONS], n_words=3)
         if target:
             out.append((target, f"{_EXCEPTED}{m.group()} {' '.join(ahead[:2])}"))
     return tuple(out)
@@ -1564,13 +1643,24 @@ def compare(
         and not (e in evidence.contrasted and not _second(e[0]) & claim_keys)
     ]
     claim = _except_as_besides(claim, evidence)
-    unmatched_claim = [c for c in claim.negated if not any(_meets(c, e) for e in evidence.negated)]
+    unmatched_claim = [
+        c
+        for c in claim.negated
+        if not any(_meets(c, e) for e in evidence.negated) and not _first(c[0]) & evidence.privative
+    ]
     unmatched_evidence = [
         e
         for e in relevant
         if not any(_meets(c, e) for c in claim.negated)
         and not any(_first(r[0]) & _first(e[0]) for r in claim.ruled)
+        and not _first(e[0]) & claim.privative
         and not _first(e[0]) & claim.otherwise
+        # `will remain unknown to you and the doctor` for `neither you nor the doctor will know`:
+        # the claim's privative word negates the predicate the evidence's negation does
+        and not (
+            claim.privative & evidence.content
+            and all(c[1].startswith(_EXCEPTED) for c in claim.negated)
+        )
     ]
     if unmatched_claim or unmatched_evidence:
         said = ", ".join(c[1] for c in claim.negated) or "none"
@@ -1641,12 +1731,13 @@ def compare(
         out.append(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )
-    out += _conditions(claim.conditions, evidence.conditions)
+    out += _conditions(*_until_as_before(claim, evidence))
     case, its_case = claim.condition_content.get("if"), evidence.condition_content.get("if")
     if (
         case
         and its_case
         and not its_case & claim_keys
+        and not claim.case_numbers & evidence.case_numbers
         and "if" in claim.conditions
         and "if" in evidence.conditions
     ):
@@ -1944,6 +2035,17 @@ def _required_waived(claim: Slots, evidence: Slots) -> list[RiskSignal]:
         return []
     detail = f"claim: {said[0][1]} (evidence: {evidence.conditions['onlyif']})"
     return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
+
+
+def _until_as_before(claim: Slots, evidence: Slots) -> tuple[Mapping[str, str], Mapping[str, str]]:
+    """The two sides' conditions, without an `until` (`пока не будут возвращены`) the other
+    side states as `до` with a noun (`до возврата`): the same limit in time."""
+    mine, theirs = dict(claim.conditions), dict(evidence.conditions)
+    if "until" in mine and "until" not in theirs and evidence.order.get("before") == "до":
+        del mine["until"]
+    if "until" in theirs and "until" not in mine and claim.order.get("before") == "до":
+        del theirs["until"]
+    return mine, theirs
 
 
 def _conditions(claim: Mapping[str, str], evidence: Mapping[str, str]) -> list[RiskSignal]:

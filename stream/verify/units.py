@@ -1079,9 +1079,10 @@ _RU_BARE_UNIT = re.compile(
     r"|(?<![\w-])(?:не дольше|не позднее|не позже|дольше|не более|не менее)\s+"
     r"(года|месяца|недели|суток|часа|минуты)(?![\w-])"
     r"|(?<![\w-])в течение\s+(?:первого|первой|первых)\s+(года|месяца|недели|суток|часа)(?![\w-])"
+    r"|(?<![\w-])за\s+(день)(?=\s+до(?![\w-]))"
 )
 """A Russian time noun with no number counts one (`хранятся год`, `в течение суток`, `в
-течение первого года`)."""
+течение первого года`, `за день до начала`)."""
 
 
 _EXACT: dict[str, tuple[str, float]] = {
@@ -1382,7 +1383,9 @@ _BOUND_WORDS: dict[str, str] = {
          "no larger than", "not larger than", "no bigger than", "not bigger than",
          "no heavier than", "not heavier than", "no wider than", "not wider than",
          "no higher than", "not higher than", "no taller than", "not taller than",
-         "no greater than", "not greater than", "no later than"),
+         "no greater than", "not greater than", "no later than",
+         # a limit given with `of` (`a weight limit of 8 kilograms`, `a cap of 3`)
+         "limit of", "a limit of", "cap of", "a cap of"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",
@@ -1404,11 +1407,13 @@ _BOUND_WORDS: dict[str, str] = {
          "more expensive than", "не ранее чем через", "не раньше чем через",
          "не ранее, чем через", "не раньше, чем через", "no younger than", "not younger than",
          "no smaller than", "not smaller than", "no shorter than", "not shorter than",
-         "no lower than", "not lower than", "no lighter than", "not lighter than"),
+         "no lower than", "not lower than", "no lighter than", "not lighter than",
+         "no sooner than", "not sooner than"),
         "lower"),
 }  # fmt: skip
 _RU_BARE_UNITS = (
     "час", "часа", "сутки", "суток", "неделю", "недели", "месяц", "месяца", "год", "года",
+    "день", "дня",
     "минуту", "минуты", "секунду", "секунды", "раз", "раза",
 )  # fmt: skip
 """A Russian unit without a number is one of it: `не позднее чем за час` bounds 1 hour."""
@@ -1599,6 +1604,8 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             spans.append((m.start(), m.start(), _EN_AFTER_KIND[m.group(1).lower()]))
     if _ADJ_BOUND_HEADS.search(text):
         for m in _ADJ_BOUND.finditer(text):
+            if _NO_BEFORE.search(text, max(0, m.start() - 8), m.start()):
+                continue  # `with no minimum term … for 49 pounds`: no bound at all
             # a limit noun bounds only an amount it is given (`exceeding the limit makes the
             # API return 429` bounds nothing); an adjective, any amount of its clause
             amount = _given_amount(text, m, copula=m.group().lower() in _LIMIT_NOUNS)
@@ -1631,6 +1638,19 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
         for m in _ZH_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
     for a, _, kind in list(spans):
+        # `must not weigh more than 8 kilograms on Plus fares or 12 kilograms on Business
+        # fares`: the coordinated amount of the same unit takes the same bound
+        amount = _BOUNDED.match(text, a)
+        joined = _COORDINATED_AMOUNT.match(text, amount.end()) if amount is not None else None
+        if amount is not None and joined is not None:
+            other = _BOUNDED.match(text, joined.end())
+            if (
+                other is not None
+                and _unit_word(text, amount.end()) == _unit_word(text, other.end()) != ""
+                and not any(b == joined.end() for b, _, _ in spans)
+            ):
+                spans.append((joined.end(), joined.end(), kind))
+    for a, _, kind in list(spans):
         # `не более 4 г (8 таблеток)`: the amount in brackets restates the bounded one
         amount = _BOUNDED.match(text, a)
         restated = _RESTATED.match(text, amount.end()) if amount is not None else None
@@ -1638,7 +1658,7 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             spans.append((restated.end(), restated.end(), kind))
     for m in _RANGE.finditer(text):
         # `between 18 and 70`, `18至70岁之间`: the ends are a lower and an upper bound
-        low, high = (1, 2) if m.group(1) else (3, 4)
+        low, high = range_groups(m)
         spans += [(m.start(low), m.start(low), "lower"), (m.start(high), m.start(high), "upper")]
     for m in _BOUNDED.finditer(text):
         raw = m.group(0).lower()
@@ -1672,6 +1692,16 @@ _ADJ_BOUND = re.compile(
 an adjective that bounds the amount its noun is given; so does a limit (`the daily limit is
 300 km`, `суточный лимит пробега — 300 километров`)."""
 _CLAUSE_STOP = re.compile(r"[.;,!?，。；！？]")
+_COORDINATED_AMOUNT = re.compile(r"(?:\s+[^\s\d,.;:]+){0,4}?\s+(?:or|and|или|и)\s+(?=\d)")
+_UNIT_WORD = re.compile(r"\s*([^\W\d_]+)")
+
+
+def _unit_word(text: str, at: int) -> str:
+    m = _UNIT_WORD.match(text, at)
+    return m.group(1).lower() if m else ""
+
+
+_NO_BEFORE = re.compile(r"(?<![\w-])(?:no|without|без|нет)\s+$", re.IGNORECASE)
 
 
 def mask_adjective_bounds(text: str) -> str:
@@ -1758,8 +1788,9 @@ _COPULA = re.compile(
 """What gives the noun its amount (`the maximum age is 18`, `лимит — 300 км`, `лимит в 300 км`)."""
 
 NUMBER_TOKENS = NUMBER_WORD_TOKENS
+_RANGE_END = r"(\d+(?:[.,]\d+)*|" + patterns.words((*EN_NUMBERS, "one")) + r"(?![\w-]))"
 _RANGE = re.compile(
-    r"(?<![\w-])between\s+(\d+(?:[.,]\d+)*)\s+and\s+(\d+(?:[.,]\d+)*)"
+    rf"(?<![\w-])(?:between\s+{_RANGE_END}\s+and|from\s+{_RANGE_END}\s+to)\s+{_RANGE_END}"
     r"|(?<![\d.])(\d+(?:\.\d+)*)\s?[^\d，。；\s]{0,3}?\s?(?:至|到|[-–~～])\s?(\d+(?:\.\d+)*)"
     r"[^\d，。；]{0,4}?之间",
     re.IGNORECASE,
@@ -1767,6 +1798,15 @@ _RANGE = re.compile(
 """A range stated as one (`between A and B`, `A至B…之间`). Not a bare `A至B` (`2010至2015年`,
 `一次1至2片`), which may list the values it allows."""
 RANGE = _RANGE
+
+
+def range_groups(m: re.Match[str]) -> tuple[int, int]:
+    """The groups of a `_RANGE` match holding its lower and upper end."""
+    if m.group(3):
+        return (1 if m.group(1) else 2), 3
+    return 4, 5
+
+
 _RESTATED = re.compile(r"[^\d()\n]{0,12}?\(\s*(?=\d)")
 """The opening bracket of an amount that restates the one before it: `4 г (8 таблеток)`."""
 _BOUNDED = re.compile(
