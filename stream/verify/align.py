@@ -166,7 +166,7 @@ _ZH_FILLERS = (
     "也", "再", "由", "给", "把", "对", "从", "于", "向", "以", "之", "所",
     "这个", "这份", "这台", "这款", "这种", "这项", "这些", "这位", "这家", "这部", "这条",
     "之类", "这类", "才能", "才可以", "才可", "并且", "而且", "且", "或者", "不过", "但是", "以及",
-    "对于", "先", "完", "既",
+    "对于", "先", "完", "既", "但", "来", "这", "那",
 )  # fmt: skip
 """Aspect, voice and linking particles a paraphrase adds or drops (`降低了`, `只有…才`), and
 demonstratives (`这份保险` for `本保险`, `之类` for `等`); `才能` is 才 and a modal (the slot),
@@ -3165,7 +3165,19 @@ def _parts_align(word: str, ev_keys: frozenset[str]) -> bool:
 def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
     if word in window or keys(word) & ev_keys:
         return True
+    short = _ZH_SHORT_FORMS.get(word)
+    if short is not None and short in window:
+        return True
     return any(s in window for s in zh_synonyms(word))
+
+
+_ZH_SHORT_FORMS = {
+    "因为": "因", "时候": "时", "遇到": "遇", "大约": "约", "大概": "约", "如果": "如",
+    "携带": "带", "随身带": "随身携带", "装进": "装入", "立刻": "立即", "马上": "立即",
+    "第二天": "次日", "那天": "之日", "当天": "当日", "每天": "每日", "用于": "用",
+}  # fmt: skip
+"""A word of spoken Chinese and the written form a document uses for it (`因为` / `因`,
+`时候` / `时`, `第二天` / `次日`): the same word, not a synonym a thesaurus must supply."""
 
 
 _ANTONYMS: tuple[tuple[str, str], ...] = (

@@ -520,6 +520,8 @@ def _capped(text: str, lowered: str, modal: str | None) -> frozenset[str]:
     return frozenset(t for t in capped if at < 0 or lowered.find(t[1:], at) >= 0)
 
 
+_ZH_BOUNDED_ONLY = re.compile(r"(?:最多|至多)只能|只能[^，。；\d]{0,6}?\d")
+"""`最多只能携带2个`: 只能 is part of the bound on the amount, not an exclusive of its own."""
 _ZH_ONLY_THEN = re.compile(
     "[\u4e00-\u9fff]{2}(?:后|以后|之后|时)?才(?:能|可以|可)|[\u4e00-\u9fff]{2}(?:后|以后|之后)方可"
 )
@@ -855,7 +857,13 @@ def _slots(text: str) -> Slots:
         negated=negated,
         quantified=_quantified(freq_free, lowered),
         content=frozenset().union(*(keys(w) for w in words)) if words else frozenset(),
-        exclusive=() if only_if else tuple(EXCLUSIVE.find(masked, wordset)),
+        exclusive=()
+        if only_if
+        else tuple(
+            w
+            for w in EXCLUSIVE.find(masked, wordset)
+            if not (w == "只能" and _ZH_BOUNDED_ONLY.search(lowered))
+        ),
         conditions=conditions,
         condition_content=condition_content,
         modality=modality,
@@ -1396,8 +1404,11 @@ _FREE_CHOICE = re.compile(
 )
 _ANY_MORE = re.compile(r"any\s+(?:more|longer|further)\b")
 _ZH_AGREEING = frozenset({"都", "均", "全都"})
+_ZH_EACH_TIME = re.compile("每[次日天周月年回]")
+"""`每次入场都需要刷卡`: 都 distributes over the occasions 每次 names, which the frequency mask
+hides; not `每个人都`, where 都 carries the universal the mask hid."""
 _ZH_LISTED = re.compile(
-    "[和与及、或]|以及|各|所有|任何|全部|凡|随时|无论|不论|不管|其他|其余"
+    "[和与及、或]|以及|各|所有|任何|任一|任意|全部|凡|随时|无论|不论|不管|其他|其余"
     "|[两二三四五六七八九十\\d][次个名位人天件种项]"
 )
 """A list, or a quantifier of its own, before 都 in its clause (`随时都能`, `无论…都`), or a
@@ -1497,6 +1508,7 @@ def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozense
                     and w in _ZH_AGREEING
                     and (
                         _ZH_LISTED.search(_clause_before(lowered, at))
+                        or _ZH_EACH_TIME.search(_clause_before(whole or lowered, at))
                         or _ZH_WHOLE_BEFORE.search(whole or lowered, 0, at)
                     )
                 ):
@@ -1727,7 +1739,13 @@ def compare(
         # `only some residents` for `all residents`: the claim denies the rest the evidence
         # names (`some` alone only says less)
         opposite += [q for q in quantifiers if q.code is SignalCode.QUANTIFIER_MISMATCH]
-    if claim.exclusive and not evidence.exclusive and "onlyif" not in evidence.conditions:
+    if (
+        claim.exclusive
+        and not evidence.exclusive
+        and "onlyif" not in evidence.conditions
+        # `只能随身携带` for `必须随身携带`: the one way allowed is the one required
+        and not (claim.exclusive == ("只能",) and "obligation" in evidence.modality)
+    ):
         out.append(
             RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{claim.exclusive[0]} (evidence: none)")
         )

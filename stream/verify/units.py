@@ -182,6 +182,10 @@ def normalize_zh(text: str) -> str:
     text = _ZH_PERCENT.sub(percent, text).replace("℃", "摄氏度")
     if "刻钟" in text:
         text = text.replace("一刻钟", "15分钟").replace("三刻钟", "45分钟")
+    if "零点" in text:
+        text = _ZH_MIDNIGHT.sub("0点", text)  # midnight, not `零点五` (0.5)
+    if "第二天" in text:
+        text = text.replace("第二天", "次日")  # the next day, as `次日` writes it
     if "首次" in text:
         text = text.replace("首次", "第1次")  # the first time, as `第一次` writes it
     if "单次" in text:
@@ -552,6 +556,7 @@ def _clock_24h(m: re.Match[str]) -> str:
     return f"{hour:02d}:{m.group(2) or '00'}"
 
 
+_ZH_MIDNIGHT = re.compile(f"零点(?![{ZH_NUMERALS}\\d])")
 _ZH_PERCENT = re.compile(f"百分之([{ZH_NUMERALS}]+|\\d+(?:\\.\\d+)?)")
 """`百分之九十` is `90%`: the percentage written in words."""
 
