@@ -196,6 +196,8 @@ _CLOSED_WORDS = frozenset(
         "still", "while", "whereas", "though", "although", "like",
         # `or else` is `otherwise`, a condition slot
         "else",
+        # `counts toward(s) the limit` is `counts against` it: the direction of a tally
+        "toward", "towards",
 
         # an amount's bound taken inclusively (`до 10 кг включительно`) is what `up to` says
         "включительно", "inclusive", "inclusively",
@@ -1175,7 +1177,9 @@ def _price_verb(word: str) -> bool:
 
 
 _APPROXIMATELY = re.compile(
-    r"(?<![\w-])(?:about|around|approximately|roughly|около|примерно|приблизительно)(?=\s*\d)"
+    r"(?<![\w-])(?:about|around|approximately|roughly|около|примерно|приблизительно)(?=\s*(?:\d|"
+    + patterns.words((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), ignorecase=True)
+    + r"(?![\w-])))"
     r"|(?:大约|大概|约)(?=\d)",
     re.IGNORECASE,
 )

@@ -1390,7 +1390,7 @@ _BOUND_WORDS: dict[str, str] = {
          "no higher than", "not higher than", "no taller than", "not taller than",
          "no greater than", "not greater than", "no later than",
          # a limit given with `of` (`a weight limit of 8 kilograms`, `a cap of 3`)
-         "limit of", "a limit of", "cap of", "a cap of"),
+         "limit of", "a limit of", "cap of", "a cap of", "ceiling of", "a ceiling of"),
         "upper"),
     **dict.fromkeys(
         ("at least", "no less than", "not less than", "never less than", "never fewer than",

@@ -8,6 +8,7 @@ names knows where a change belongs.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,21 @@ def test_published_schemas_are_the_ones_the_code_validates_with() -> None:
     assert sorted(SCHEMA_FILES.values()) == names
     for name in names:
         assert packaged.joinpath(name).read_bytes() == (published / name).read_bytes(), name
+
+
+def test_no_module_binds_a_top_level_name_twice() -> None:
+    """A second `_ZH_LISTED = …` further down a module silently replaces the first for every
+    function that reads it: each top-level name is bound once."""
+    twice = {}
+    for path in sorted(STREAM.rglob("*.py")):
+        seen: Counter[str] = Counter()
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, ast.Assign):
+                seen.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                seen.update([node.target.id] if node.value is not None else [])
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                seen.update([node.name])
+        if dupes := sorted(n for n, c in seen.items() if c > 1):
+            twice[str(path.relative_to(STREAM.parent))] = dupes
+    assert not twice
