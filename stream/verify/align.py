@@ -1851,7 +1851,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
         mismatches += prohibited
         states_other += prohibited
-    swapped = _ordinals_swapped(claim_n, sentences)
+    swapped = _ordinals_swapped(claim_n, sentences) or _polarity_swapped(claim_n, sentences)
     mismatches += swapped
     states_other += swapped
     dated = _dates_differ(claim_n, sentences)
@@ -2961,6 +2961,36 @@ def _ordinals_swapped(claim: str, sentences: str) -> list[RiskSignal]:
     return [
         RiskSignal(SignalCode.ENTITY_MISMATCH, f"{'; '.join(swapped)} (evidence: ranks swapped)")
     ]
+
+
+def _negated_clause(text: str) -> bool:
+    """A negation outside the clause's bound phrases (`no more than` bounds, negates nothing)."""
+    return _negated_part(_BOUND_MASK.sub(lambda m: " " * len(m.group()), text))
+
+
+def _polarity_swapped(claim: str, sentences: str) -> list[RiskSignal]:
+    """Two contrasted clauses, one negated (`the replacement cost is refunded, but the
+    processing fee is not`), whose words the claim hands to the other polarity (`the processing
+    fee is refunded but the replacement cost is not`): each clause states the opposite."""
+    if has_cjk(claim):
+        return []  # Chinese clauses part at every comma: which two are contrasted is open
+    mine = [c for c in _CLAUSE.split(claim) if c.strip()]
+    if len(mine) != 2 or _negated_clause(mine[0]) == _negated_clause(mine[1]):
+        return []
+    for sentence in _SENTENCE_END.split(sentences):
+        theirs = [c for c in _CLAUSE.split(sentence) if c.strip()]
+        if len(theirs) != 2 or _negated_clause(theirs[0]) == _negated_clause(theirs[1]):
+            continue
+        keys_of = {_negated_clause(c): _content_keys(c) for c in theirs}
+        swapped = [
+            c
+            for c in mine
+            if _content_keys(c) & (keys_of[not _negated_clause(c)] - keys_of[_negated_clause(c)])
+        ]
+        if len(swapped) == 2:
+            detail = f"{'; '.join(c.strip(' ,;.') for c in mine)} (evidence: the other negated)"
+            return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
+    return []
 
 
 def _amount_words(text: str) -> set[str]:

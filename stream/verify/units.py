@@ -599,6 +599,9 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("g", ("g", "gram", "grams", "г", "грамм", "грамма", "граммов", "克")),
     ("kg", ("kg", "кг", "kilogram", "kilograms", "公斤", "千克")),
     ("ml", ("ml", "мл", "milliliter", "milliliters", "毫升")),
+    ("wh", ("wh", "вт·ч", "watt-hours", "watt-hour", "ватт-часов", "ватт-часа", "ватт-час")),
+    ("kwh", ("kwh", "квт·ч", "kilowatt-hours", "kilowatt-hour", "киловатт-часов",
+             "киловатт-часа", "киловатт-час", "千瓦时")),
     ("km", ("km", "км", "kilometer", "kilometers", "kilometres", "公里")),
     ("m", ("meter", "meters", "metre", "metres", "метр", "метра", "метров", "米")),
     ("x", ("times", "раз", "раза", "倍")),
@@ -610,7 +613,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )  # fmt: skip
 UNITS: dict[str, str] = {form: canon for canon, forms in _UNIT_FORMS for form in forms}
 _CJK_UNITS = sorted((u for u in UNITS if has_cjk(u)), key=len)[::-1]
-_PHRASE_UNITS = sorted((u for u in UNITS if " " in u), key=len)[::-1]
+_PHRASE_UNITS = sorted((u for u in UNITS if " " in u or "-" in u), key=len)[::-1]
 FREQUENCY_UNITS = frozenset({"s", "min", "h", "d", "wk", "mo", "yr"})
 _PER_WORDS = r"every|each|per|каждый|каждую|каждое|каждые|каждого|раз в|раза в|один раз в|once per"
 _FREQ_ADVERBS = {
@@ -1094,6 +1097,7 @@ _EXACT: dict[str, tuple[str, float]] = {
     "ms": ("s", 0.001), "s": ("s", 1), "min": ("s", 60), "h": ("s", 3600), "d": ("s", 86400),
     "wk": ("s", 604800), "mo": ("mo", 1), "yr": ("mo", 12), "mg": ("g", 0.001), "g": ("g", 1),
     "kg": ("g", 1000), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1),
+    "wh": ("wh", 1), "kwh": ("wh", 1000),
 }  # fmt: skip
 """Units that convert exactly into one base: 14 days = 2 weeks, 24 hours = 1 day, 12 months =
 1 year, 2 小时 = 120 分钟. A month is not 30 days and a gigabyte is not reliably 1024 MB, so

@@ -2911,6 +2911,42 @@ THIRTEENTH_ROUND = [
         "en",
         "entailed",
     ),
+    (
+        "Power banks of up to 100 kilowatt-hours are permitted in cabin baggage.",
+        "Power banks are permitted only in cabin baggage and must not exceed 100 watt-hours.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Power banks of up to 100 watt-hours are permitted only in cabin baggage.",
+        "Power banks are permitted only in cabin baggage and must not exceed 100 watt-hours.",
+        "en",
+        "entailed",
+    ),
+    (
+        "A battery of 0.1 kWh is allowed.",
+        "Batteries of up to 100 Wh are allowed.",
+        "en",
+        "entailed",
+    ),
+    (
+        "If a lost item comes back in good condition within six months of the bill, the processing fee is refunded but the replacement cost is not.",
+        "If a lost item is returned in good condition within 6 months of the bill, the replacement cost is refunded, but the processing fee is not.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "If a lost item is returned in good condition within six months of the bill, the replacement cost is refunded but the processing fee is not.",
+        "If a lost item is returned in good condition within 6 months of the bill, the replacement cost is refunded, but the processing fee is not.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Плата за доставку возвращается, а стоимость товара нет.",
+        "Стоимость товара возвращается, а плата за доставку не возвращается.",
+        "ru",
+        "contradicted",
+    ),
 ]
 
 
