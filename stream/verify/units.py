@@ -184,6 +184,8 @@ def normalize_zh(text: str) -> str:
         text = text.replace("一刻钟", "15分钟").replace("三刻钟", "45分钟")
     if "零点" in text:
         text = _ZH_MIDNIGHT.sub("0点", text)  # midnight, not `零点五` (0.5)
+    if "一部分" in text:
+        text = text.replace("一部分", "部分")  # some of them, not a count of one
     if "第二天" in text:
         text = text.replace("第二天", "次日")  # the next day, as `次日` writes it
     if "首次" in text:
