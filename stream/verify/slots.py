@@ -142,7 +142,7 @@ BOUND_PHRASES = WordClass.of(
     "no taller than, not taller than, no greater than, not greater than, no smaller than, "
     "not smaller than, no shorter than, not shorter than, no lower than, not lower than, "
     "no lighter than, not lighter than, no sooner than, not sooner than, limit of, cap of, "
-    "ceiling of, "
+    "ceiling of, по крайней мере, по меньшей мере, "
     "more expensive than, less expensive than, дороже, дешевле, "
     "не ближе, не дальше, не реже, не чаще, "
     "как минимум, минимум, "

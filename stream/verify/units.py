@@ -605,6 +605,10 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kwh", ("kwh", "квт·ч", "kilowatt-hours", "kilowatt-hour", "киловатт-часов",
              "киловатт-часа", "киловатт-час", "千瓦时")),
     ("km", ("km", "км", "kilometer", "kilometers", "kilometres", "公里")),
+    ("cm", ("cm", "см", "centimeter", "centimeters", "centimetre", "centimetres", "сантиметр",
+            "сантиметра", "сантиметров", "厘米")),
+    ("mm", ("mm", "мм", "millimeter", "millimeters", "millimetre", "millimetres", "миллиметр",
+            "миллиметра", "миллиметров", "毫米")),
     ("m", ("meter", "meters", "metre", "metres", "метр", "метра", "метров", "米")),
     ("x", ("times", "раз", "раза", "倍")),
     ("usd", ("usd", "dollars", "dollar", "долларов", "доллара", "美元")),
@@ -1099,7 +1103,7 @@ _EXACT: dict[str, tuple[str, float]] = {
     "ms": ("s", 0.001), "s": ("s", 1), "min": ("s", 60), "h": ("s", 3600), "d": ("s", 86400),
     "wk": ("s", 604800), "mo": ("mo", 1), "yr": ("mo", 12), "mg": ("g", 0.001), "g": ("g", 1),
     "kg": ("g", 1000), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1),
-    "wh": ("wh", 1), "kwh": ("wh", 1000),
+    "wh": ("wh", 1), "kwh": ("wh", 1000), "cm": ("m", 0.01), "mm": ("m", 0.001),
 }  # fmt: skip
 """Units that convert exactly into one base: 14 days = 2 weeks, 24 hours = 1 day, 12 months =
 1 year, 2 小时 = 120 分钟. A month is not 30 days and a gigabyte is not reliably 1024 MB, so
@@ -1417,6 +1421,7 @@ _BOUND_WORDS: dict[str, str] = {
          "дольше", "позже", "позднее", "чаще", "дороже", "длиннее", "тяжелее",
          "more expensive than", "не ранее чем через", "не раньше чем через",
          "не ранее, чем через", "не раньше, чем через", "no younger than", "not younger than",
+         "по крайней мере", "по меньшей мере",
          "no smaller than", "not smaller than", "no shorter than", "not shorter than",
          "no lower than", "not lower than", "no lighter than", "not lighter than",
          "no sooner than", "not sooner than"),
