@@ -3206,9 +3206,9 @@ def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
 
 
 _ZH_SHORT_FORMS = {
-    "因为": "因", "时候": "时", "遇到": "遇", "大约": "约", "大概": "约", "如果": "如",
-    "携带": "带", "随身带": "随身携带", "装进": "装入", "立刻": "立即", "马上": "立即",
-    "第二天": "次日", "那天": "之日", "当天": "当日", "每天": "每日", "用于": "用",
+    "因为": "因", "时候": "时", "遇到": "遇", "大约": "约", "大概": "约",
+    "随身带": "随身携带", "装进": "装入", "立刻": "立即", "马上": "立即",
+    "第二天": "次日", "那天": "之日", "当天": "当日", "每天": "每日",
 }  # fmt: skip
 """A word of spoken Chinese and the written form a document uses for it (`因为` / `因`,
 `时候` / `时`, `第二天` / `次日`): the same word, not a synonym a thesaurus must supply."""

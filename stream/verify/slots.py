@@ -380,7 +380,7 @@ class Slots:
     rule applies to, as a condition does, and assert nothing of a claim about the others."""
     retrospective: str = ""
     """A phrase placing what the text reports in the past (`so far`, `in earlier studies`,
-    `ранее`, 此前): an observation, which a claim's `will` turns into a prediction."""
+    `до сих пор`, 此前): an observation, which a claim's `will` turns into a prediction."""
     besides: frozenset[str] = frozenset()
     """Keys of what `besides`/`помимо`/`in addition to` adds to: a claim's `кроме X,` (which
     reads as `except` or as `besides`) is the evidence's `помимо X,` when X is the same."""
@@ -474,6 +474,7 @@ _PRIVATIVE = re.compile(r"^(?:un|не)(?=[a-zа-яё]{4,}$)")
 
 
 def _privative(words: Iterable[str]) -> frozenset[str]:
+    """Keys of the stems of the text's privative qualifiers (`unknown` -> know)."""
     found: set[str] = set()
     for w in words:
         m = _PRIVATIVE.match(w)
@@ -498,6 +499,7 @@ def _qualifier(word: str) -> bool:
 
 
 def _case_numbers(lowered: str, at: int | None, clauses: list[tuple[int, int]]) -> frozenset[str]:
+    """The digits of the condition clause starting at `at`."""
     span = next(((a, b) for a, b in clauses if a == at), None)
     return frozenset(_DIGITS.findall(lowered[span[0] : span[1]])) if span else frozenset()
 
@@ -927,6 +929,7 @@ _BESIDES = re.compile(r"(?<![\w-])(?:помимо|besides|in addition to)(?![\w-
 
 
 def _besides(lowered: str) -> frozenset[str]:
+    """Keys of the next content words after each `помимо` / `besides` / `in addition to`."""
     found = [
         _targets(scan(lowered[m.end() : m.end() + 60])[2], n_words=3)
         for m in _BESIDES.finditer(lowered)
@@ -938,6 +941,7 @@ _OTHERWISE = re.compile(r"(?<![\w-])(?:otherwise|иначе|в противно�
 
 
 def _before_otherwise(lowered: str) -> frozenset[str]:
+    """Keys of the content words before the text's first `otherwise` (否则, иначе)."""
     found = _OTHERWISE.search(lowered)
     if found is None:
         return frozenset()
