@@ -2587,6 +2587,7 @@ must be in is a condition; a claim that keeps the verb and drops the state widen
 
 
 def _whole_in(word: str, lowered: str) -> bool:
+    """`word` occurs in `lowered` as a whole word."""
     return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", lowered) is not None
 
 
@@ -3201,7 +3202,8 @@ def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
         return True
     short = _ZH_SHORT_FORMS.get(word)
     if short is not None and short in window:
-        return True
+        # a one-character form must be a word of its own there (`因设备检修`, not `原因`)
+        return len(short) > 1 or short in zh_words(window)
     return any(s in window for s in zh_synonyms(word))
 
 

@@ -3019,6 +3019,12 @@ THIRTEENTH_ROUND = [
         "ru",
         "contradicted",
     ),
+    (
+        "健身房有可能因为设备检修而临时闭馆。",
+        "健身房可能临时闭馆，原因是设备检修。",
+        "zh",
+        "insufficient",
+    ),
 ]
 
 
