@@ -1139,13 +1139,14 @@ _ZH_AFTER_ONLY = re.compile(
 
 
 def _zh_steps_swapped(claim: str, window: str) -> list[RiskSignal]:
-    """`先封箱，之后再验视物品` for `验视物品后方可封箱`: the claim does first what the evidence
-    allows only after the other step."""
+    """`先封箱，之后再验视物品` for `验视物品后方可封箱` (or for `先验视物品，再封箱`): the claim
+    does first what the evidence does, or allows, only after the other step."""
     said = _ZH_FIRST_THEN.search(claim)
     if said is None:
         return []
     first, then = set(_zh_content(said.group(1))), set(_zh_content(said.group(2)))
-    for m in _ZH_AFTER_ONLY.finditer(window):
+    # `先清理，再疏散` for `先疏散，再清理` too: the evidence's own first step comes second
+    for m in (*_ZH_AFTER_ONLY.finditer(window), *_ZH_FIRST_THEN.finditer(window)):
         before, after = set(_zh_content(m.group(1))), set(_zh_content(m.group(2)))
         if first & after and then & before and not first & before:
             detail = f"{said.group().strip()} (evidence: {m.group().strip()})"
@@ -1851,10 +1852,16 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
         mismatches += prohibited
         states_other += prohibited
-    swapped = _ordinals_swapped(claim_n, sentences) or _polarity_swapped(claim_n, sentences)
+    swapped = (
+        _ordinals_swapped(claim_n, sentences)
+        or _polarity_swapped(claim_n, sentences)
+        or _rank_amount_swapped(claim_n, sentences, c_quantities)
+    )
     mismatches += swapped
     states_other += swapped
     dated = _dates_differ(claim_n, sentences)
+    if not dated:
+        dated = _day_month_differs(claim_n, sentences)
     mismatches += dated
     states_other += dated
     mismatches += _opposed_in_focus(claim_n, focus)
@@ -2431,6 +2438,58 @@ def _dates(text: str) -> list[tuple[str, tuple[int, int, int]]]:
     return out
 
 
+_DAY_MONTH = re.compile(
+    r"(?<![\w.])(?P<d1>\d{1,2})\s+(?P<m1>[A-Za-zА-Яа-яЁё]{3,9})(?![\w-])"
+    r"|(?<![\w-])(?P<m2>[A-Z][a-z]{2,8})\.?\s+(?P<d2>\d{1,2})(?![\d:]|[.,]\d|\s*(?:%|[ap]\.?m))"
+    r"|(?<![\d年])(?P<m3>\d{1,2})月(?P<d3>\d{1,2})(?:日|号)"
+)
+"""A day of a month without its year: `15 марта`, `March 15`, `15 December`, `3月15日`."""
+
+
+def _day_months(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """(as written, (month, day)) of the days of months `text` names."""
+    out = []
+    for m in _DAY_MONTH.finditer(text):
+        if m.group("m3"):
+            month, day = int(m.group("m3")), int(m.group("d3"))
+        else:
+            name = m.group("m1") or m.group("m2")
+            month = _MONTHS.get(name.lower(), 0)
+            if name.isascii() and not name[:1].isupper():
+                continue  # `may 5` is no date; English months are capitalised
+            day = int(m.group("d1") or m.group("d2"))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            out.append((m.group(), (month, day)))
+    return out
+
+
+def _day_month_differs(claim: str, sentences: str) -> list[RiskSignal]:
+    """A day of a month the claim names where the evidence names that day of another month
+    or another day of that month, and does not state the claim's day and month at all
+    (`до 15 марта` for `до 15 декабря`; `1 March` stays read against `1 and 15 March`)."""
+    claimed = _day_months(claim)
+    if not claimed:
+        return []
+    stated = _day_months(sentences)
+    if not stated:
+        return []
+    months = {_MONTHS[w] for w in _WORD.findall(sentences.lower()) if w in _MONTHS}
+    months |= {m for _, (m, _d) in stated}
+    days = set(re.findall(r"(?<![\d.,:])\d{1,2}(?![\d.,:]\d)", sentences))
+    out = []
+    for text, (month, day) in claimed:
+        if (month, day) in {v for _, v in stated}:
+            continue
+        if month in months and str(day) in days:
+            continue
+        near = [t for t, (sm, sd) in stated if sm == month or sd == day]
+        if near:
+            out.append(
+                RiskSignal(SignalCode.DATE_MISMATCH, f"{text} (evidence: {', '.join(near[:3])})")
+            )
+    return out
+
+
 def _beside_own_unit(q: Quantity, window: str) -> bool:
     """A sentence of the window states `q`'s number without `q`'s unit and another amount with
     that unit (`Drivers under 25 pay a surcharge of 15 euros`): the number is something else."""
@@ -2964,6 +3023,33 @@ def _ordinals_swapped(claim: str, sentences: str) -> list[RiskSignal]:
     ]
 
 
+def _rank_amount_swapped(
+    claim: str, sentences: str, c_quantities: Sequence[Quantity]
+) -> list[RiskSignal]:
+    """A claim about one rank (`第二张许可证的年费为300元`) with the amount the evidence gives
+    another rank (`第一张…300元，第二张…600元`): the claim's rank has another amount there."""
+    rank = _ordinal_of(claim)
+    if rank is None or not c_quantities:
+        return []
+    split = _ZH_CLAUSE if has_cjk(claim) else _CLAUSE
+    own: list[Quantity] = []
+    other: list[Quantity] = []
+    for sentence in _SENTENCE_END.split(sentences):
+        for c in split.split(sentence):
+            r = _ordinal_of(c)
+            if r is not None:
+                (own if r == rank else other).extend(quantities(normalize_zh(c)))
+    out = []
+    for q in c_quantities:
+        if q.unit is None or any(same_amount(q, e) for e in own):
+            continue
+        rivals = [e for e in own if _comparable(q, e)]
+        if rivals and any(same_amount(q, e) for e in other):
+            detail = f"{q.text} (evidence, for this: {_q(rivals)})"
+            out.append(RiskSignal(SignalCode.NUMBER_MISMATCH, detail))
+    return out
+
+
 def _negated_clause(text: str) -> bool:
     """A negation outside the clause's bound phrases (`no more than` bounds, negates nothing)."""
     return _negated_part(_BOUND_MASK.sub(lambda m: " " * len(m.group()), text))
@@ -3116,7 +3202,8 @@ under 500 GB, the objective is 4 hours` fronts a restriction, not a second state
 
 def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
     """`part` has a verb of its own and the claim carries at most half of its content words.
-    A bound's own words (`不超过`, `no more than`) are no verb: `最高不超过300元` only caps."""
+    A bound's own words (`不超过`, `no more than`) are no verb: `最高不超过300元` only caps;
+    a condition (`if`, `如果`) is the case the statement holds in, no statement of its own."""
     words = _sequence(part)
     unbounded = _BOUND_MASK.sub(lambda m: " " * len(m.group()), part)
     outside = {w for w, _ in _sequence(_mask_zh_bounds(unbounded) if has_cjk(part) else unbounded)}
@@ -3130,7 +3217,8 @@ def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
         and not w[:1].isdigit()
     ]
     if (
-        not content
+        _CONDITION_START.match(part)  # `如果航班延误超过4小时，…`: a case of the statement
+        or not content
         or not any(k for _, k in words)
         or not any(_is_predicate(w, part) for w, _ in content if w in outside)
     ):
@@ -3159,7 +3247,33 @@ def _same_noun(claim: Quantity, evidence: Quantity, claim_text: str, window: str
         after = _WORD.findall(text[at + len(q.text) : at + len(q.text) + 30].lower())
         return keys(after[0]) if after else frozenset()
 
-    return bool(noun_after(claim, claim_text) & noun_after(evidence, window))
+    def label_before(q: Quantity, text: str) -> frozenset[str]:
+        # `код 429` / `код 500`, `错误码429` / `错误码500`: a number named by the word before it
+        at = text.find(q.text)
+        if at <= 0:
+            return frozenset()
+        before = text[max(0, at - 30) : at].rstrip()
+        if len(before) >= 2 and all(has_cjk(c) for c in before[-2:]):
+            return frozenset({before[-2:]})
+        words = _WORD.findall(before.lower())
+        if (
+            not words
+            or _function_word(words[-1])
+            or has_cjk(words[-1])
+            or words[-1] in _MONTHS  # `July 27` / `July 2018`: a date's parts, not a label
+            or words[-1] == "since"
+        ):
+            return frozenset()
+        return keys(words[-1])
+
+    years = any(
+        q.value.isdigit() and len(q.value) == 4 and 1000 <= int(q.value) <= 2100
+        for q in (claim, evidence)
+    )  # `since 1995` / `since 1979`: years are dates, compared as dates
+    return bool(
+        noun_after(claim, claim_text) & noun_after(evidence, window)
+        or (not years and label_before(claim, claim_text) & label_before(evidence, window))
+    )
 
 
 def _unit_follows(claim: Quantity, evidence: Quantity, window: str) -> bool:
@@ -3223,8 +3337,9 @@ _ANTONYMS: tuple[tuple[str, str], ...] = (
     ("safe", "unsafe"), ("effective", "ineffective"), ("gain", "loss"), ("maximum", "minimum"),
     ("разреш", "запрещ"), ("увелич", "уменьш"), ("повыш", "сниж"), ("включ", "исключ"),
     ("максим", "миним"), ("принима", "отклоня"), ("same", "different"), ("same", "another"),
-    ("same", "other"), ("internal", "external"), ("public", "private"), ("paid", "unpaid"),
-    ("paid", "free"), ("внутрен", "внешн"), ("платн", "бесплатн"), ("одинаков", "разн"),
+    ("same", "other"), ("same", "separate"), ("internal", "external"), ("public", "private"),
+    ("paid", "unpaid"), ("paid", "free"), ("внутрен", "внешн"), ("платн", "бесплатн"),
+    ("одинаков", "разн"),
     ("允许", "禁止"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("包括", "不包括"),
     ("最多", "最少"), ("接受", "拒绝"), ("开启", "关闭"),
 )  # fmt: skip

@@ -81,8 +81,8 @@ OBLIGATION = WordClass.of(
     "反应, 供应, 适应, 响应, 效应, 对应, 应对, 应该",
 )
 ADVICE = WordClass.of(
-    "should, recommended, advisable, ought, "
-    "рекомендуется, рекомендуем, желательно, стоит, "
+    "should, recommended, advisable, ought, advised, encouraged, "
+    "рекомендуется, рекомендуем, рекомендовано, желательно, стоит, советуем, "
     "应该, 建议, 最好, 宜",
 )
 GUARANTEE = WordClass.of(

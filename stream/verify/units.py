@@ -1074,7 +1074,7 @@ _COUNT_BEFORE = re.compile(r"(\d+(?:[.,]\d+)?|[^\W\d_]+)\s+$")
 _RATE_BEFORE = re.compile(r"(?:в|раз в|per|every|each)\s(?!течение)")
 """`в сутки`, `per day`: one unit read as a rate, not an amount."""
 _RU_PER_UNIT = re.compile(
-    r"(?<![\w-])(?<!раз )(?<!раза )в\s+(месяц|неделю|год|день|час)"
+    r"(?<![\w-])(?<!раз )(?<!раза )в\s+(месяц|неделю|год|день|час|минуту|секунду|сутки)"
     r"(?=\s*(?:[.,;:)!?]|$|\s(?:и|или|а|но)\s))"
 )
 """A Russian rate at the end of its clause: `не менее 99,95% в месяц.` (not `в день
@@ -1321,6 +1321,7 @@ NEGATION = WordClass.of(
 )
 UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, throughout, "
+    "anyone, anybody, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
     "каждого, каждому, любой, любые, любого, всегда, "
     "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 任意, 任一, 总是, 全都, 都, 均, 一律, 统一",
