@@ -1640,6 +1640,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             sequence.append((a, word_keys | phrasal))
             spans_ok.append(particle.span(1))
             continue
+        if acronym and _spelled_out(masked[a:b], window_n):
+            sequence.append((a, word_keys))  # `СБП` for `Систему быстрых платежей`
+            spans_ok.append((a, b))
+            continue
         if (
             not word_keys & ev_keys
             and not claim_side(raw) & ev_keys
@@ -1697,6 +1701,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         low = acronym.lower()
         if (
             low not in window_words
+            and not _spelled_out(acronym, window_n)
             and f"{low}'s" not in window_words  # `Team GB's`
             and f"{low}’s" not in window_words
             and acronym not in unaligned
@@ -3235,6 +3240,18 @@ def _is_predicate(word: str, part: str) -> bool:
     if low.isascii():
         return low.isalpha() and _is_verb(low)
     return any(pos in ("VERB", "INFN", "PRTS") for _, pos in ru_lemmas(low)[:1])
+
+
+def _spelled_out(acronym: str, window: str) -> bool:
+    """`acronym` is the initials of consecutive words of `window`, function words skipped
+    (`СБП` / `Систему быстрых платежей`, `DoD` / `Department of Defense`)."""
+    letters = [c.lower() for c in acronym if c.isupper()]
+    if len(letters) < 2:
+        return False
+    words = [w for w in _WORD.findall(window) if not _function_word(w) and not w[:1].isdigit()]
+    initials = [w[0].lower() for w in words]
+    n = len(letters)
+    return any(initials[i : i + n] == letters for i in range(len(initials) - n + 1))
 
 
 def _same_noun(claim: Quantity, evidence: Quantity, claim_text: str, window: str) -> bool:

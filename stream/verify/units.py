@@ -968,6 +968,8 @@ def _compound(lowered: str, end: int, value: float) -> tuple[float, int]:
         if m is None:
             break
         word = m.group(1)
+        if lowered[end : end + 1] != "-" and lowered[m.end() : m.end() + 1] == "-":
+            break  # `twenty one-day passes`: the next word begins a compound of its own
         nxt = EN_NUMBERS.get(word) or RU_NUMBERS.get(word) or (1 if word in ONE_WORDS else None)
         if word == "hundred" and 1 <= value <= 9:
             value, end = value * 100, m.end()
@@ -1686,6 +1688,10 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
             token = NUMBER_TOKENS["once"]  # `#1`
         else:
             token = NUMBER_TOKENS.get(raw) or number_token(raw)
+            scale = _unit_word(text, m.end())
+            if len(scale) >= 3 and scale in SCALES and token[1:].replace(".", "", 1).isdigit():
+                # `больше четырёх тысяч рублей` bounds 4000, as its amount reads
+                token = number_token(_fmt(float(token[1:]) * SCALES[scale]))
         found.setdefault(token, set()).update(kinds or {"exact"})
     return {k: frozenset(v) for k, v in found.items()}
 
