@@ -3267,8 +3267,9 @@ def _same_noun(claim: Quantity, evidence: Quantity, claim_text: str, window: str
     def label_before(q: Quantity, text: str) -> frozenset[str]:
         # `код 429` / `код 500`, `错误码429` / `错误码500`: a number named by the word before it
         at = text.find(q.text)
-        if at <= 0:
-            return frozenset()
+        end = at + len(q.text)
+        if at <= 0 or ":" in q.text or text[end : end + 1] == ":" or text[at - 1] == ":":
+            return frozenset()  # a time of day is compared as one (`_clock_unstated`)
         before = text[max(0, at - 30) : at].rstrip()
         if len(before) >= 2 and all(has_cjk(c) for c in before[-2:]):
             return frozenset({before[-2:]})

@@ -3028,6 +3028,142 @@ THIRTEENTH_ROUND = [
 ]
 
 
+FOURTEENTH_ROUND = [
+    (
+        "При ошибке сервер возвращает код 503.",
+        "При ошибке сервер возвращает код 500 и делает запись в журнале.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "При ошибке сервер возвращает код 500.",
+        "При ошибке сервер возвращает код 500 и делает запись в журнале.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "签名错误时，接口返回错误码401。",
+        "签名错误时，接口返回错误码403，并记录日志。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "No warming has been recorded since 1995.",
+        "Satellite data show no appreciable warming since 1979.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Заявления принимаются до 20 апреля.",
+        "Заявления принимаются до 20 мая текущего года.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "The office closes on 24 December.",
+        "The office closes on 31 December and reopens on 2 January.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "The office closes on 31 December.",
+        "The office closes on 31 December and reopens on 2 January.",
+        "en",
+        "entailed",
+    ),
+    (
+        "报名截止日期为4月20日。",
+        "报名截止日期为4月15日。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "Для каждого ключа действует лимит не более 50 запросов в минуту.",
+        "Для каждого ключа действует лимит не более 50 запросов в секунду.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Для каждого ключа действует лимит не более 50 запросов в секунду.",
+        "Для каждого ключа действует лимит не более 50 запросов в секунду.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Anyone may borrow up to 5 books at a time.",
+        "Each member may borrow up to 5 books at a time.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Visitors must wear a helmet on the construction site.",
+        "Visitors are advised to wear a helmet on the construction site.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Cats and dogs are housed in the same building.",
+        "Cats and dogs are housed in separate buildings.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "第二个孩子的学费为1000元。",
+        "第一个孩子的学费为1000元，第二个孩子的学费为800元。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "第二个孩子的学费为800元。",
+        "第一个孩子的学费为1000元，第二个孩子的学费为800元。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "维修时应先打开机箱，再关闭电源。",
+        "维修时应先关闭电源，再打开机箱。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "只要下雨，比赛就会取消。",
+        "如果降雨持续超过2小时，比赛会取消。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "Members can buy as many as ten one-day guest passes a year.",
+        "Members may buy up to 10 one-day guest passes per year.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Оплатить заказ можно через СБП.",
+        "Оплатить заказ можно через Систему быстрых платежей.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Оплатить заказ можно через ФНС.",
+        "Оплатить заказ можно через Систему быстрых платежей.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Штраф за просрочку составляет больше двух тысяч рублей.",
+        "Штраф за просрочку составляет 2500 рублей.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Штраф за просрочку составляет больше трёх тысяч рублей.",
+        "Штраф за просрочку составляет 2500 рублей.",
+        "ru",
+        "contradicted",
+    ),
+]
+
+
 ROUNDS = {
     "fifth": FIFTH_ROUND,
     "sixth": SIXTH_ROUND,
@@ -3038,9 +3174,10 @@ ROUNDS = {
     "eleventh": ELEVENTH_ROUND,
     "twelfth": TWELFTH_ROUND,
     "thirteenth": THIRTEENTH_ROUND,
+    "fourteenth": FOURTEENTH_ROUND,
 }
 """Each round's rules beside the guards that keep them from accepting more (one test; the
-case id names the round: `-k thirteenth`)."""
+case id names the round: `-k fourteenth`)."""
 
 
 @pytest.mark.parametrize(
