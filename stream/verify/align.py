@@ -1342,12 +1342,14 @@ _ATTRIBUTION = re.compile(
     r"\s+(?:the\s+|this\s+|our\s+|your\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s*,"
     r"|(?:it is worth noting|it should be noted|note|please note|keep in mind|remember|importantly)"
     r"(?:\s+that)?\s*,?"
-    r"|(?:the|this|our|your)\s+(?:policy|policies|rules|terms|guide|guidelines|leaflet|agreement|"
+    r"|(?:the|this|our|your)\s+(?:[\w-]+['’]s\s+)?"
+    r"(?:policy|policies|rules|terms|guide|guidelines|leaflet|agreement|"
     r"contract|regulations?|document|sheet|information sheet|conditions)\s+"
     r"(?:says|say|states|state|explains|explain|notes|note|specifies|specify|makes clear)"
     r"(?:\s+that)?\s*,?"
-    r"|(?:в\s+)?(?:правилах|договоре|инструкции|политике|положении|условиях|листке)\s+"
+    r"|(?:в\s+)?(?:правилах|договоре|инструкции|политике|положении|условиях|листке|документе)\s+"
     r"(?:сказано|указано|говорится|отмечено)(?:\s*,)?\s*(?:что\s*)?,?"
+    r"|как\s+(?:сказано|указано|говорится|отмечено)\s+в\s+[\w-]+(?:\s+[\w-]+){0,2}\s*,"
     r"|(?:规定|政策|合同|说明书|须知|指南)(?:中)?(?:指出|写明|说明|提到)[，,]?"
     r"|(?:согласно|по|в соответствии с|в силу)\s+[\w-]+(?:\s+[\w-]+){0,2}\s*,"
     r"|(?:стоит отметить|следует отметить|обратите внимание|важно)(?:\s*,)?\s*(?:что\s*)?,?"
@@ -3205,6 +3207,9 @@ _CONJUNCTS = re.compile(r"[;；，]|,?\s(?:and|but|while|и|а|но|однако
 under 500 GB, the objective is 4 hours` fronts a restriction, not a second statement."""
 
 
+_COMMA = re.compile(r"[,，]")
+
+
 def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
     """`part` has a verb of its own and the claim carries at most half of its content words.
     A bound's own words (`不超过`, `no more than`) are no verb: `最高不超过300元` only caps;
@@ -3222,7 +3227,8 @@ def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:
         and not w[:1].isdigit()
     ]
     if (
-        _CONDITION_START.match(part)  # `如果航班延误超过4小时，…`: a case of the statement
+        # `如果航班延误超过4小时，…`: a condition part alone is a case of the statement
+        (_CONDITION_START.match(part) and not _COMMA.search(part.strip(" ,，")))
         or not content
         or not any(k for _, k in words)
         or not any(_is_predicate(w, part) for w, _ in content if w in outside)

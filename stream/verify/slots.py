@@ -129,6 +129,7 @@ EXCLUSIVE = WordClass.of(
 )
 BOUND_PHRASES = WordClass.of(
     "no more than, not more than, no less than, not less than, no later than, not later than, "
+    "no less often than, not less often than, no more often than, not more often than, "
     "no earlier than, no fewer than, not exceed, not to exceed, does not exceed, "
     "never less than, never more than, never fewer than, never later than, never earlier than, "
     "never longer than, as many as, as much as, as long as, for as long as, "
@@ -262,6 +263,11 @@ _ONLY_PREP = re.compile(
 )
 """`only permitted during Y`, `разрешено только после Y`: `only` a few words before a time,
 place or means phrase states a necessary condition, as `only if` does."""
+_PREP_ONLY = re.compile(
+    r"\b(during|within|between|on|in|at|after|until|with)\b((?:\s+[^\s,;□\d]+){1,3}?)"
+    r"\s+(only)\b(?=\s*(?:[.,;!?]|$))"
+)
+"""`booked on direct flights only`: the postposed `only` of a time, place or means phrase."""
 _ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+[^\s,;]+){1,7}?\s+□")
 """`only` a few words before a masked `if`: `should only be given to children if …`."""
 _WITHIN_OF = re.compile(
@@ -511,6 +517,9 @@ _NEGATED_PROVISO = re.compile(
 )
 _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
 _WITHOUT = ("without", "без", "没有经过", "没有")
+_HAVING = frozenset({"have", "has", "having", "had", "with"})
+_COORDINATORS = frozenset({"and", "or", "и", "или"})
+"""Before `no`, a privative: `have no permit`, `with no receipt` say `without`."""
 
 
 def _capped(text: str, lowered: str, modal: str | None) -> frozenset[str]:
@@ -789,15 +798,21 @@ def _slots(text: str) -> Slots:
         conditions["onlyif"] = conditions.pop("until")
         negated = _without(negated, main[0])
     only_if = "if" in conditions and _ONLY_SPLIT.search(masked) is not None
-    only_prep = None if conditions else _ONLY_PREP.search(masked)
+    only_prep = None if conditions else _ONLY_PREP.search(masked) or _PREP_ONLY.search(masked)
     if only_if:
         conditions["onlyif"] = "only … " + conditions.pop("if")  # `should only be given … if`
     elif only_prep is not None:
         # `are only permitted during the family session`: a necessary time, place or means
-        conditions["onlyif"] = f"{only_prep.group(1)} … {only_prep.group(2)}"
+        postposed = only_prep.re is _PREP_ONLY
+        only, prep = (only_prep.group(3), only_prep.group(1)) if postposed else only_prep.groups()
+        conditions["onlyif"] = f"{only} … {prep}"
         only_if = True
         # what the phrase names (`with the approval of the head`): a claim may restate it
-        phrase = _CLAUSE_END.split(lowered[only_prep.end() :], maxsplit=1)[0]
+        phrase = (
+            only_prep.group(2)
+            if postposed
+            else _CLAUSE_END.split(lowered[only_prep.end() :], maxsplit=1)[0]
+        )
         named = [w for w in scan(phrase)[2] if w not in EN_STOP and w not in RU_STOP and len(w) > 2]
         condition_content = {**condition_content, "onlyif": frozenset().union(*map(keys, named))}
     elif (
@@ -1258,8 +1273,14 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
             )
         ):
             # `eating and drinking are prohibited in the lab`, `smoking is not allowed here`:
-            # what is forbidden is the subject before the predicate, not the place after it
-            target = _targets(reversed(words[i - _in_clause_before(text, found, i) : i]))
+            # what is forbidden is the subject before the predicate, not the place after it;
+            # each of a coordinated subject (`food and drink are never allowed`)
+            start = i - _in_clause_before(text, found, i)
+            if start >= 1 and words[start].lower() in _COORDINATORS:
+                start -= 1  # the clause search stops at `and`; a subject's conjunct does not
+            subject = [w.lower() for w in reversed(words[start:i]) if w.lower() not in _BE]
+            both = len(subject) >= 3 and subject[1] in _COORDINATORS
+            target = _targets(subject, 2 if both else _CONTENT_AHEAD)
         if not target:
             target = _targets(reversed(words[i - _in_clause_before(text, found, i) : i]))
             if word in _PREDICATIVE_NEGATIONS or (ahead and ahead[0] in _MODAL_WORDS):
@@ -1293,6 +1314,11 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
                     if w not in EN_STOP and w not in RU_STOP
                 )
             )
+        if word.lower() == "no" and i and words[i - 1].lower() in _HAVING:
+            # `vehicles that have no permit` are `vehicles without a permit`: the noun is
+            # what is denied, not the verb after it
+            word = "without"
+            target = frozenset(k for k in target if not k.startswith("2:"))
         out.append((m.start(), (target, " ".join((word, *ahead[:2])))))
     if has_cjk(text):
         masked = text

@@ -266,10 +266,12 @@ _ZH_CLOCK_OF_DAY = re.compile(
 )
 """`下午6点关门`: with the part of the day before it, `点` is a time whatever follows."""
 _NO_SUBJECT_MAY = re.compile(
-    r"(?<![\w-])([Nn])o ([a-z]+) (may|can|shall|must|will|is allowed to|are allowed to)(?![\w-])"
+    r"(?<![\w-])(?<!have )(?<!has )(?<!had )(?<!having )(?<!with )"
+    r"([Nn])o ([a-z]+) (may|can|shall|must|will|is allowed to|are allowed to)(?![\w-])"
 )
 """`No engineer may be scheduled for more than 2 shifts` says what `an engineer may not be
-scheduled for more than 2 shifts` says: the negation governs the predicate and its bound."""
+scheduled for more than 2 shifts` says: the negation governs the predicate and its bound (not
+after `have`/`with`: `vehicles that have no permit may park` is `without a permit`)."""
 
 
 def _subject_may_not(m: re.Match[str]) -> str:
@@ -1038,11 +1040,12 @@ _PHRASE_QUANTITY = re.compile(
 )
 _ARTICLE_UNIT = re.compile(
     r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|times|after|than|over|up to|about"
+    r"|at least|at most"
     r"|of(?=\s+an?\s+[a-z]+\s+(?:or|and)\s+(?:more|longer|less|shorter|over|under)(?![\w-])))"
     r"\s+((?:a|an|one)\s+([a-z]+))(?![\w-])"
 )
-"""`within a week`, `once a day`, `for an hour`, `rentals of a week or longer`: the article
-counts one of the unit."""
+"""`within a week`, `once a day`, `for an hour`, `at least a week`, `rentals of a week or
+longer`: the article counts one of the unit."""
 _TIMES_WORDS = frozenset({"twice", "thrice", "дважды", "трижды", "четырежды", "пятикратно"})
 _RU_FREQ_STEMS = {
     "суточн": "d", "ежедневн": "d", "еженедельн": "wk", "ежемесячн": "mo", "ежегодн": "yr",
@@ -1401,7 +1404,8 @@ _BOUND_WORDS: dict[str, str] = {
          "no larger than", "not larger than", "no bigger than", "not bigger than",
          "no heavier than", "not heavier than", "no wider than", "not wider than",
          "no higher than", "not higher than", "no taller than", "not taller than",
-         "no greater than", "not greater than", "no later than",
+         "no greater than", "not greater than", "no later than", "no more often than",
+         "not more often than",
          # a limit given with `of` (`a weight limit of 8 kilograms`, `a cap of 3`)
          "limit of", "a limit of", "cap of", "a cap of", "ceiling of", "a ceiling of"),
         "upper"),
@@ -1427,9 +1431,11 @@ _BOUND_WORDS: dict[str, str] = {
          "по крайней мере", "по меньшей мере",
          "no smaller than", "not smaller than", "no shorter than", "not shorter than",
          "no lower than", "not lower than", "no lighter than", "not lighter than",
-         "no sooner than", "not sooner than"),
+         "no sooner than", "not sooner than", "no less often than", "not less often than"),
         "lower"),
 }  # fmt: skip
+_GOING_UP = re.compile(r"(?<![\w-])(?:go|goes|going|went|gone)\s*$", re.IGNORECASE)
+"""`going up to`: a phrasal verb of change before `to`, not the bound `up to`."""
 _RU_BARE_UNITS = (
     "час", "часа", "сутки", "суток", "неделю", "недели", "месяц", "месяца", "год", "года",
     "день", "дня",
@@ -1585,6 +1591,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     found_bounds = list(_BOUND_RE.finditer(text))
     for m in found_bounds:
         kind = _BOUND_WORDS[m.group(1).lower()]
+        going = _GOING_UP.search(text, max(0, m.start() - 8), m.start())
+        if m.group(1).lower() == "up to" and going:
+            continue  # `the fee is going up to €70`: a new value, not a limit
         if negation_governs(text[max(0, m.start() - 48) : m.start()], m.group(1)) or (
             flipped_until >= 0 and _COORDINATED.fullmatch(text, flipped_until, m.start())
         ):
