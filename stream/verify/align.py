@@ -1728,6 +1728,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     found, opposed = compare(
         claim_slots, ev.get(slots_of) if whole else slots_of(focus), frozen_keys
     )
+    if any(_negation_left_out(f, claim_n, focus, frozen_keys) for f in found):
+        found = [f for f in found if not _negation_left_out(f, claim_n, focus, frozen_keys)]
+        opposed = [o for o in opposed if o in found]
     if claim_slots.order and not any(f.code is SignalCode.ORDER_MISMATCH for f in found):
         reversed_order = _order_of_top_clause(claim_slots.order, word_sets, parts)
         found += reversed_order
@@ -2960,8 +2963,11 @@ def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> li
                     or (j in contrasted and j == i + 1)
                 ):
                     continue  # a frame and a statement (`в области …, пострадал подросток`)
-                a = set(words[i]) - set(words[j]) - topic
-                b = set(words[j]) - set(words[i])
+                # words by their keys: `возвращаются` in one clause is `возвращается` in the other
+                keys_i = frozenset().union(*(keys(w.lower()) for w in words[i]))
+                keys_j = frozenset().union(*(keys(w.lower()) for w in words[j]))
+                a = {w for w in words[i] if not keys(w.lower()) & keys_j} - topic
+                b = {w for w in words[j] if not keys(w.lower()) & keys_i}
                 taken_a = {w for w in a if _in_claim(w, claim, claim_keys)}
                 taken_b = {w for w in b if _in_claim(w, claim, claim_keys)}
                 left_a = {w for w in a - taken_a if not _is_adverb(w)}
@@ -3208,6 +3214,35 @@ under 500 GB, the objective is 4 hours` fronts a restriction, not a second state
 
 
 _COMMA = re.compile(r"[,，]")
+
+
+def _negation_left_out(
+    signal: RiskSignal, claim: str, focus: str, claim_keys: frozenset[str]
+) -> bool:
+    """An evidence negation the claim does not state, in a conjunct the claim leaves out
+    (`refunds are made automatically, but booking fees are not refunded` for `refunds are
+    automatic`): a statement the claim does not make, not one it denies. Only where the
+    claim negates nothing and aligns with a conjunct of its own."""
+    if signal.code is not SignalCode.NEGATION_MISMATCH or not signal.detail.startswith(
+        "claim: none"
+    ):
+        return False
+    if _has_negation(claim):
+        return False
+    parts = [p for p in _CONJUNCTS.split(focus) if p.strip()]
+    negated = [p for p in parts if _has_negation(p)]
+    kept = [p for p in parts if not _has_negation(p)]
+    return (
+        bool(negated)
+        and all(_left_out_statement(p, claim_keys) for p in negated)
+        # the claim's own conjunct is a statement too, not the head of a list the negation
+        # ends (`Нижнее бельё, косметика и товары … возврату не подлежат`)
+        and any(
+            not _left_out_statement(p, claim_keys)
+            and any(_is_predicate(w, p) for w, _ in _sequence(p))
+            for p in kept
+        )
+    )
 
 
 def _left_out_statement(part: str, claim_keys: frozenset[str]) -> bool:

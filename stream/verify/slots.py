@@ -281,12 +281,13 @@ _NEGATED_BOUND = re.compile(
     r"under|below|earlier than|больше|более|дольше|свыше|позже|позднее|чаще|меньше|менее|"
     r"раньше|ранее|реже|exceed|превышать|превышает|превышают|превысить|превысит|превысят)\s+"
     r"(?=[\d$€£]|(?:" + patterns.words((*EN_NUMBERS, *RU_NUMBERS)) + r")(?![\w-])"
-    r"|(?:недел[июе]|месяца|суток|года|часа|дня)(?![\w-]))"
+    r"|(?:недел[июе]|месяца|суток|года|часа|дня)(?![\w-])"
+    r"|(?:a|an|one)\s+(?:minute|hour|day|night|week|month|year)(?![\w-]))"
 )
-"""`not retained beyond 7 days`, `do not take the tablets for more than 3 days`, `нельзя
-принимать больше 8 таблеток`, `не дольше недели` (a bare unit counts one): the negation is the
-bound's (the number is bounded from above), not a negated predicate; the words between stay
-content."""
+"""`not retained beyond 7 days`, `cannot be refilled earlier than a week before`, `do not take
+the tablets for more than 3 days`, `нельзя принимать больше 8 таблеток`, `не дольше недели` (a
+bare unit or `a week` counts one): the negation is the bound's (the number is bounded from
+above), not a negated predicate; the words between stay content."""
 _ZH_NEGATED_BOUND = re.compile(
     rf"{ZH_NEGATED_MODAL}(?=[^，。；,;：:\d]{{0,8}}?(?:超过|多于|高于|大于|少于|低于|小于)\s?"
     r"(?:\d|[一二两三四五六七八九十百千万半]))"
@@ -482,7 +483,11 @@ _PRIVATIVE = re.compile(r"^(?:un|не)(?=[a-zа-яё]{4,}$)")
 def _privative(words: Iterable[str]) -> frozenset[str]:
     """Keys of the stems of the text's privative qualifiers (`unknown` -> know)."""
     found: set[str] = set()
-    for w in words:
+    words = list(words)
+    for i, w in enumerate(words):
+        if w == "unable" and words[i + 1 : i + 2] == ["to"] and i + 2 < len(words):
+            # `is unable to recover it` says what `cannot recover it` says
+            found.update(keys(words[i + 2]))
         m = _PRIVATIVE.match(w)
         if m is None or w in NEGATION.words:
             continue

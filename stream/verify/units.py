@@ -653,6 +653,11 @@ class Identifier:
 
 
 _LETTER = "A-Za-z\u0400-\u04ff"
+_PER_UNIT = re.compile(
+    rf"\b(?:{_PER_WORDS}|once an?)(?:\s+(?:further|additional|extra|subsequent))?"
+    rf"(?:\s+|(?<=per)-)([{_LETTER}]+)"
+)
+"""`every hour`, `per day`, `each further hour` (a rate: `£2.20 for each further hour`)."""
 _NUMBER = re.compile(
     rf"(?<![{_LETTER}0-9_.,\-/])(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?![.,]?\d)|\d+(?:[.,]\d+)*)"
     rf"(?![.,]?\d)(?![{_LETTER}]*\d)(?!-?[{_LETTER}]+\d)"
@@ -668,6 +673,11 @@ _IDENT = re.compile(
 _VERSION_WORDS = frozenset({"v", "version", "версия", "версии", "версию", "версией", "ver"})
 
 
+_OPEN_END = re.compile(
+    r"\s+(?:or|или|и)\s+(?:more|fewer|less|longer|above|over|более|больше|менее|меньше)(?=\s)"
+)
+
+
 def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
     """(canonical unit, end of the unit, scale multiplier) right after position `end`."""
     scale = 1.0
@@ -679,6 +689,13 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
             end += 1
             rest, lowered = rest[1:], lowered[1:]
             break
+    open_end = _OPEN_END.match(lowered)
+    if open_end is not None:
+        # `two or more times`: a unit after the open end is the number's (the bound itself is
+        # read by `bounds`)
+        found = _unit_at(text, end + open_end.end())
+        if found[0] is not None:
+            return found
     m = _AFTER.match(rest)
     if m and scale == 1.0:
         word = m.group(1).lower().rstrip(".")
@@ -826,7 +843,7 @@ def quantities(text: str) -> tuple[Quantity, ...]:
                     out.append(q)
         for m in _ZH_FREQ.finditer(text):
             out.append(Quantity("1", UNITS[m.group(1)], m.group(0), frequency=True))
-    for m in re.finditer(rf"\b(?:{_PER_WORDS}|once an?)(?:\s+|(?<=per)-)([{_LETTER}]+)", lowered):
+    for m in _PER_UNIT.finditer(lowered):
         unit = UNITS.get(m.group(1))
         if unit in FREQUENCY_UNITS:
             out.append(Quantity("1", unit, text[m.start() : m.end()], frequency=True))
