@@ -1532,7 +1532,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             mismatches.append(RiskSignal(SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence: none)"))
             continue
         alike = [e for e in ev_quantities if q.unit is not None and _comparable(q, e)]
-        if alike and in_claims_bound(q, alike, bounds(claim_n), ev.get(bounds)):
+        if (
+            alike
+            and in_claims_bound(q, alike, bounds(claim_n), ev.get(bounds))
+            and not _cap_over_permission(q, claim_n, alike, window_n)
+        ):
             spans_ok.append((pos, pos + len(q.text)))
             continue
         if q.unit is not None and not alike and any(e.unit is not None for e in ev_quantities):
@@ -1592,7 +1596,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     states_other += minority
     mismatches += _bare_bound_flipped(claim_n, window_n)
     mismatches += _clock_unstated(claim_n, window_n)
-    rated = _rate_swapped(claim_n, window_n, c_quantities, ev_quantities)
+    rated = _rate_swapped(claim_n, window_n, c_quantities, ev_quantities) or _step_swapped(
+        claim_n, window_n
+    )
     mismatches += rated
     states_other += rated
     priced_free = _free_for_a_price(claim_n, window_n)
@@ -3281,6 +3287,64 @@ def _is_predicate(word: str, part: str) -> bool:
     if low.isascii():
         return low.isalpha() and _is_verb(low)
     return any(pos in ("VERB", "INFN", "PRTS") for _, pos in ru_lemmas(low)[:1])
+
+
+_STEP = re.compile(
+    r"(?<![\w-])(?:every|each|per|за каждые|каждые|за каждый|каждый)\s+"
+    r"(?:(?:additional|further|extra|subsequent|started|дополнительные|последующие)\s+)?"
+    r"(\d+(?:[.,]\d+)?\s*[^\W\d_]+)"
+    r"|每(?:增加|超过|超出|多)?(\d+(?:\.\d+)?\s*(?:分钟|小时|天|公里|千米|元))",
+    re.IGNORECASE,
+)
+"""The step a rate is charged by: `£1.50 for every additional 15 minutes`, `за каждые 15
+минут`, `每15分钟`."""
+
+
+def _step_swapped(claim: str, window: str) -> list[RiskSignal]:
+    """A rate charged by another step than the evidence's (`every additional 30 minutes` for
+    `every additional 15 minutes`), even where the claim's amount is stated elsewhere in the
+    sentence (`the included 30 minutes`)."""
+    mine = [
+        q for m in _STEP.finditer(claim) for q in quantities(normalize_zh(m.group(1) or m.group(2)))
+    ]
+    if not mine:
+        return []
+    theirs = [
+        q
+        for m in _STEP.finditer(window)
+        for q in quantities(normalize_zh(m.group(1) or m.group(2)))
+    ]
+    out = []
+    for q in mine:
+        kin = [e for e in theirs if q.unit is not None and _comparable(q, e)]
+        if kin and not any(same_amount(q, e) for e in kin):
+            detail = f"every {q.text} (evidence: every {_q(kin)})"
+            out.append(RiskSignal(SignalCode.NUMBER_MISMATCH, detail))
+    return out
+
+
+_PERMISSION = re.compile(
+    r"(?<![\w-])(?:may|can|is allowed to|are allowed to|можно|может|могут|вправе)(?![\w-])"
+    r"|可以|可(?!能)|能(?!力)|允许",
+    re.IGNORECASE,
+)
+
+
+def _cap_over_permission(q: Quantity, claim: str, alike: Sequence[Quantity], window: str) -> bool:
+    """The claim caps an amount (`最多可以指定2名`, `may bring up to 3 bags`) that the evidence
+    permits exactly (`可以指定1名`): what is permitted is the most there is, so a higher cap
+    permits what the evidence does not (a duration that `may take up to 5 days` where it
+    `takes 3 days` has no permission, and stays inside its bound)."""
+    if bounds(claim).get(f"#{q.value}") != frozenset({"upper"}) or not _PERMISSION.search(claim):
+        return False
+    for e in alike:
+        at = window.find(e.text)
+        if at < 0:
+            continue
+        start = max(window.rfind(c, 0, at) for c in ".;。；，,\n") + 1
+        if _PERMISSION.search(window, start, at):
+            return True
+    return False
 
 
 def _spelled_out(acronym: str, window: str) -> bool:

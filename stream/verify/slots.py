@@ -524,6 +524,8 @@ _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)
 _WITHOUT = ("without", "без", "没有经过", "没有")
 _HAVING = frozenset({"have", "has", "having", "had", "with"})
 _COORDINATORS = frozenset({"and", "or", "и", "или"})
+_BOTH_AND = re.compile(r"(?<![\w-])both(?=(?:\s+[^\s,;.]+){1,4}?\s+and(?![\w-]))")
+"""`both weekdays and weekends`: a correlative conjunction, not the quantifier `both`."""
 """Before `no`, a privative: `have no permit`, `with no receipt` say `without`."""
 
 
@@ -735,6 +737,8 @@ def _slots(text: str) -> Slots:
         masked = _NEGATED_MODAL.sub(_keep_negation, masked)
     if _NOT_ONLY.search(masked):
         masked = _NOT_ONLY.sub(lambda m: " " * len(m.group()), masked)  # additive, no negation
+    if "both " in masked:
+        masked = _BOTH_AND.sub(lambda m: " " * len(m.group()), masked)  # `both X and Y`: `X and Y`
     if "no matter" in masked:
         masked = _NO_MATTER.sub(lambda m: " " * len(m.group()), masked)  # `regardless`
     if "только" in masked:

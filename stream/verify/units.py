@@ -1343,7 +1343,7 @@ NEGATION = WordClass.of(
 )
 UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, throughout, "
-    "anyone, anybody, "
+    "anyone, anybody, both, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
     "каждого, каждому, любой, любые, любого, всегда, "
     "所有, 全部, 一切, 每个, 每位, 每名, 全体, 任何, 任意, 任一, 总是, 全都, 都, 均, 一律, 统一",
