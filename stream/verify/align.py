@@ -3238,6 +3238,8 @@ def _negation_left_out(
     parts = [p for p in _CONJUNCTS.split(focus) if p.strip()]
     negated = [p for p in parts if _has_negation(p)]
     kept = [p for p in parts if not _has_negation(p)]
+    if any(_CONDITION_START.match(p) or p.rstrip(" ，,").endswith("的") for p in negated):
+        return False  # `未使用任何服务的，可以…`: whom the statement is about, no statement
     return (
         bool(negated)
         and all(_left_out_statement(p, claim_keys) for p in negated)
