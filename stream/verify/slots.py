@@ -271,7 +271,7 @@ _PREP_ONLY = re.compile(
 _ONLY_SPLIT = re.compile(r"\b(?:only|только|лишь)\b(?:\s+[^\s,;]+){1,7}?\s+□")
 """`only` a few words before a masked `if`: `should only be given to children if …`."""
 _WITHIN_OF = re.compile(
-    r"\b(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b"
+    r"(?<![\w-])(?:within|in)\s+(?:\S+\s+){1,3}?(?:of|from)\b"
     r"|в течение\s+(?:\S+\s+){1,3}?(?:с момента|со дня|с даты)"
 )
 """`within 14 days of receiving` counts from the event: it says `after`."""

@@ -602,7 +602,9 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mg", ("mg", "мг", "milligram", "milligrams", "毫克")),
     ("g", ("g", "gram", "grams", "г", "грамм", "грамма", "граммов", "克")),
     ("kg", ("kg", "кг", "kilogram", "kilograms", "公斤", "千克")),
-    ("ml", ("ml", "мл", "milliliter", "milliliters", "毫升")),
+    ("ml", ("ml", "мл", "milliliter", "milliliters", "millilitre", "millilitres", "миллилитр",
+            "миллилитра", "миллилитров", "毫升")),
+    ("l", ("litre", "litres", "liter", "liters", "литр", "литра", "литров")),
     ("wh", ("wh", "вт·ч", "watt-hours", "watt-hour", "ватт-часов", "ватт-часа", "ватт-час")),
     ("kwh", ("kwh", "квт·ч", "kilowatt-hours", "kilowatt-hour", "киловатт-часов",
              "киловатт-часа", "киловатт-час", "千瓦时")),
@@ -1124,7 +1126,7 @@ _RU_BARE_UNIT = re.compile(
 _EXACT: dict[str, tuple[str, float]] = {
     "ms": ("s", 0.001), "s": ("s", 1), "min": ("s", 60), "h": ("s", 3600), "d": ("s", 86400),
     "wk": ("s", 604800), "mo": ("mo", 1), "yr": ("mo", 12), "mg": ("g", 0.001), "g": ("g", 1),
-    "kg": ("g", 1000), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1),
+    "kg": ("g", 1000), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1), "l": ("ml", 1000),
     "wh": ("wh", 1), "kwh": ("wh", 1000), "cm": ("m", 0.01), "mm": ("m", 0.001),
 }  # fmt: skip
 """Units that convert exactly into one base: 14 days = 2 weeks, 24 hours = 1 day, 12 months =
