@@ -930,14 +930,6 @@ def _clocks(text: str) -> set[str]:
     return {f"{int(h) % 24:02d}:{m}" for h, m in _CLOCK_TIME.findall(text) if int(h) <= 24}
 
 
-def _clock_part(q: Quantity, text: str) -> bool:
-    """`q` is the hour or the minutes of a time of day written `HH:MM` in `text`."""
-    return (
-        any(m.start() <= text.find(q.text) < m.end() for m in _CLOCK_TIME.finditer(text))
-        and text.find(q.text) >= 0
-    )
-
-
 def _clock_unstated(claim: str, window: str) -> list[RiskSignal]:
     """A time of day the evidence does not state, where it states others: compared whole, so
     `00:00` is not found in `12:00` by its minutes."""
@@ -1758,8 +1750,6 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     for q in c_quantities:
         if q.unit is None and q.value in date_numbers:
             continue  # the day or year of a date the evidence states: compared as a date
-        if q.unit is None and _clock_part(q, claim_n):
-            continue  # `08` of `08:00`: times of day are compared whole (`_clock_unstated`)
         others = tuple(o for o in c_quantities if o is not q)
         q_keys = clause_keys
         part = next((c for c in c_parts if q.text in c), None)

@@ -137,6 +137,7 @@ BOUND_PHRASES = WordClass.of(
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "
     "limited to, capped at, младше, моложе, старше, younger than, older than, cheaper than, "
+    "не исполнилось, не исполнился, не исполнилась, "
     "no younger than, not younger than, no older than, not older than, "
     "no larger than, not larger than, no bigger than, not bigger than, no heavier than, "
     "not heavier than, no wider than, not wider than, no higher than, not higher than, "
@@ -567,6 +568,7 @@ _ZH_WITHOUT = re.compile("未经|未获|没有经过")
 _NEGATED_MODAL = re.compile(
     r"\b(?:need not|needn't|do not need to|does not need to|don't need to|doesn't need to|"
     r"do not have to|does not have to|don't have to|doesn't have to|not required to|"
+    r"not obliged to|not obligated to|"
     r"не нужн[оаы]|не нужен|не надо|не обязан\w*|не требу(?:ется|ются)|не обязательн\w*|"
     r"не должен\w*)\b"
     r"|不需要|无需|不必|不用|无须|不须|不一定"

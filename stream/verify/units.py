@@ -1413,6 +1413,7 @@ _BOUND_WORDS: dict[str, str] = {
          "не дальше", "не чаще", "не более чем", "не более чем за", "colder than",
          "younger than", "cheaper than", "lighter than", "slower than", "narrower than",
          "thinner than", "smaller than", "earlier than", "младше", "моложе",
+         "не исполнилось", "не исполнился", "не исполнилась",
          "as many as", "as much as", "as long as", "for as long as",
          "менее чем", "меньше чем", "менее чем на", "меньше чем на", "меньше", "реже", "дешевле",
          "первые", "первых", "first",

@@ -3281,6 +3281,66 @@ FOURTEENTH_ROUND = [
         "en",
         "insufficient",
     ),
+    (
+        "从2025年3月1日开始，会员卡全部改为电子会员卡。",
+        "自2025年3月1日起，会员卡全部改为电子会员卡，不再发放纸质卡。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "如需退订，必须至少提前两天通知客服。",
+        "退订须在服务开始前至少48小时通知客服。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "比赛开始前必须签到。",
+        "比赛前必须签到。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "说明指出，老用户在当前周期内不受影响。",
+        "自2025年1月1日起，价格将调整为98元，老用户在当前周期内不受影响。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "Each bottle holds 1.5 litres.",
+        "Each bottle holds 1500 millilitres.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Each bottle holds 2 litres.",
+        "Each bottle holds 1500 millilitres.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Детей, которым ещё не исполнилось шести лет, в бассейн не пускают.",
+        "Детей младше 6 лет в бассейн не пускают.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Детей, которым исполнилось шесть лет, в бассейн не пускают.",
+        "Детей младше 6 лет в бассейн не пускают.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Members are not obliged to attend the annual meeting.",
+        "Members are not required to attend the annual meeting.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Members are obliged to attend the annual meeting.",
+        "Members are not required to attend the annual meeting.",
+        "en",
+        "contradicted",
+    ),
 ]
 
 
