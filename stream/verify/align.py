@@ -1519,7 +1519,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             # `25 euros` is read against `15 euros`, not against the age in `drivers under 25`)
             signal = RiskSignal(SignalCode.UNIT_MISMATCH, f"{q.text} (evidence: {_q(same)})")
             mismatches.append(signal)
-            if any(clearly_different(q, e) for e in same if e.unit is not None):
+            if any(
+                clearly_different(q, e) or _other_currency(q, e) for e in same if e.unit is not None
+            ):
                 states_other.append(signal)  # 30 seconds for 30 minutes; not a month for 30 days
             continue
         if (
@@ -3347,6 +3349,14 @@ def _cap_over_permission(q: Quantity, claim: str, alike: Sequence[Quantity], win
         if _PERMISSION.search(window, start, at):
             return True
     return False
+
+
+_CURRENCIES = frozenset({"usd", "eur", "rub", "cny", "gbp"})
+
+
+def _other_currency(a: Quantity, b: Quantity) -> bool:
+    """`60 долларов` for `60 евро`: the same figure in another currency is another price."""
+    return a.unit in _CURRENCIES and b.unit in _CURRENCIES and a.unit != b.unit
 
 
 def _spelled_out(acronym: str, window: str) -> bool:

@@ -975,7 +975,8 @@ CONDITION_FORMS_AND_AMOUNTS = [
     ("办公室下午6点关门。", "办公室18:00关门。", "zh", "entailed"),
     ("办公室上午6点关门。", "办公室18:00关门。", "zh", "insufficient"),
     ("The fee is $1000.", "The fee is USD 1,000.", "en", "entailed"),
-    ("The fee is €1000.", "The fee is USD 1,000.", "en", "insufficient"),
+    # another currency for the same figure names the unit slot's other value (rules-3.10)
+    ("The fee is €1000.", "The fee is USD 1,000.", "en", "contradicted"),
     ("50% of the deposit is refunded.", "Half of the deposit is refunded.", "en", "entailed"),
     ("40% of the deposit is refunded.", "Half of the deposit is refunded.", "en",
      "contradicted"),
@@ -3340,6 +3341,18 @@ FOURTEENTH_ROUND = [
         "Members are not required to attend the annual meeting.",
         "en",
         "contradicted",
+    ),
+    (
+        "На международных рейсах услуга стоит 60 долларов.",
+        "Услуга стоит 4500 рублей на внутренних рейсах и 60 евро на международных рейсах.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "На международных рейсах услуга стоит 60 евро.",
+        "Услуга стоит 4500 рублей на внутренних рейсах и 60 евро на международных рейсах.",
+        "ru",
+        "entailed",
     ),
 ]
 
