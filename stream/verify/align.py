@@ -1865,6 +1865,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         or _bound_mixed(claim_n, sentences, clause_keys)
         or _mixed_sentences(claim_n, window_n, clause_keys)
     )
+    crossed = _clauses_crossed(claim_n, sentences)
+    mismatches += crossed
+    states_other += crossed
     if not any(m.code is SignalCode.NEGATION_MISMATCH for m in mismatches):
         # the slots name the clash where they see the prohibition (禁止吸烟 as 不能吸烟)
         prohibited = _unnegated_prohibition(claim_n, focus, frozen_keys)
@@ -2942,6 +2945,29 @@ def _slot_taken(clause: str, main_words: tuple[str, ...], near: list[str]) -> bo
             if after not in said and not any(keys(after) & k_ for k_ in said_keys):
                 return True
     return False
+
+
+CROSSED_CLAUSE_WORDS = 10
+"""The longest clause read for swapped roles: a subject and what one clause says of it."""
+_CONTRAST_JOIN = re.compile(r",\s*(?:а|while|whereas|но|but)\s|\s(?:while|whereas)\s", re.I)
+"""Two clauses set against each other: `…, а …`, `… while …`, `…, whereas …`."""
+
+
+def _clauses_crossed(claim: str, sentences: str) -> list[RiskSignal]:
+    """Two contrasted clauses of the claim each joining what one clause of the evidence says
+    to the other's subject (`cats against distemper, and dogs against panleukopenia` for `dogs
+    against distemper, and cats against panleukopenia`): the roles are swapped, each clause
+    states another value for its subject."""
+    if has_cjk(claim) or not _CONTRAST_JOIN.search(claim):
+        return []  # Chinese clauses part at every comma: which two are contrasted is open
+    mine = [c for c in _CLAUSE.split(claim.strip(" .!?")) if c.strip()]
+    if len(mine) != 2 or any(len(_WORD.findall(c)) > CROSSED_CLAUSE_WORDS for c in mine):
+        return []  # a long clause carries more than a subject and what is said of it
+    mixed = [_mixed_clauses(c, sentences, _content_keys(c)) for c in mine]
+    if not all(mixed):
+        return []
+    detail = f"{'; '.join(c.strip(' ,;.') for c in mine)} (evidence: the roles swapped)"
+    return [RiskSignal(SignalCode.ENTITY_MISMATCH, detail)]
 
 
 def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:

@@ -3354,6 +3354,30 @@ FOURTEENTH_ROUND = [
         "ru",
         "entailed",
     ),
+    (
+        "Кролики должны быть привиты от миксоматоза, а хорьки — от чумы.",
+        "Хорьки должны быть привиты от миксоматоза и лептоспироза, а кролики — от чумы.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Хорьки должны быть привиты от миксоматоза, а кролики — от чумы.",
+        "Хорьки должны быть привиты от миксоматоза и лептоспироза, а кролики — от чумы.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Dogs must be vaccinated against rabies, while cats must be vaccinated against flu.",
+        "Cats must be vaccinated against rabies, while dogs must be vaccinated against flu.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Cats must be vaccinated against rabies, while dogs must be vaccinated against flu.",
+        "Cats must be vaccinated against rabies, while dogs must be vaccinated against flu.",
+        "en",
+        "entailed",
+    ),
 ]
 
 
