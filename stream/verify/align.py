@@ -2467,6 +2467,10 @@ _DAY_MONTH = re.compile(
 """A day of a month without its year: `15 марта`, `March 15`, `15 December`, `3月15日`."""
 
 
+_DAY_NUMBER = re.compile(r"(?<![\d.,:])\d{1,2}(?![\d.,:]\d)")
+"""A number that may be a day of a month (not part of a time, a decimal or a longer number)."""
+
+
 def _day_months(text: str) -> list[tuple[str, tuple[int, int]]]:
     """(as written, (month, day)) of the days of months `text` names."""
     out = []
@@ -2496,7 +2500,7 @@ def _day_month_differs(claim: str, sentences: str) -> list[RiskSignal]:
         return []
     months = {_MONTHS[w] for w in _WORD.findall(sentences.lower()) if w in _MONTHS}
     months |= {m for _, (m, _d) in stated}
-    days = set(re.findall(r"(?<![\d.,:])\d{1,2}(?![\d.,:]\d)", sentences))
+    days = set(_DAY_NUMBER.findall(sentences))
     out = []
     for text, (month, day) in claimed:
         if (month, day) in {v for _, v in stated}:
@@ -3248,6 +3252,7 @@ under 500 GB, the objective is 4 hours` fronts a restriction, not a second state
 
 
 _COMMA = re.compile(r"[,，]")
+"""A comma inside a part: a condition followed by its statement, not a condition alone."""
 
 
 def _negation_left_out(
@@ -3358,6 +3363,7 @@ _PERMISSION = re.compile(
     r"|可以|可(?!能)|能(?!力)|允许",
     re.IGNORECASE,
 )
+"""A permission before an amount: what is permitted is the most there is (`可以指定1名`)."""
 
 
 def _cap_over_permission(q: Quantity, claim: str, alike: Sequence[Quantity], window: str) -> bool:

@@ -524,10 +524,10 @@ _NEGATED_PROVISO = re.compile(
 _CLAUSE_END = re.compile(r"[,;.!?，；。！？:：]|\s(?:then|то|тогда)\s|否则|则|才")
 _WITHOUT = ("without", "без", "没有经过", "没有")
 _HAVING = frozenset({"have", "has", "having", "had", "with"})
+"""Before `no`, a privative: `have no permit`, `with no receipt` say `without`."""
 _COORDINATORS = frozenset({"and", "or", "и", "или"})
 _BOTH_AND = re.compile(r"(?<![\w-])both(?=(?:\s+[^\s,;.]+){1,4}?\s+and(?![\w-]))")
 """`both weekdays and weekends`: a correlative conjunction, not the quantifier `both`."""
-"""Before `no`, a privative: `have no permit`, `with no receipt` say `without`."""
 
 
 def _capped(text: str, lowered: str, modal: str | None) -> frozenset[str]:

@@ -678,6 +678,7 @@ _VERSION_WORDS = frozenset({"v", "version", "версия", "версии", "в�
 _OPEN_END = re.compile(
     r"\s+(?:or|или|и)\s+(?:more|fewer|less|longer|above|over|более|больше|менее|меньше)(?=\s)"
 )
+"""`or more` between a number and its unit (`two or more times`, `5 или более дней`)."""
 
 
 def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
