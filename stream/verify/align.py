@@ -79,6 +79,7 @@ from stream.verify.units import (
     BOUND_AFTER_HEADS,
     BOUND_NEGATION,
     CACHE_TEXT_CHARS,
+    CURRENCIES,
     EN_NUMBERS,
     FLIPPED,
     FREQUENCY_UNITS,
@@ -1736,9 +1737,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     found, opposed = compare(
         claim_slots, ev.get(slots_of) if whole else slots_of(focus), frozen_keys
     )
-    if any(_negation_left_out(f, claim_n, focus, frozen_keys) for f in found):
-        found = [f for f in found if not _negation_left_out(f, claim_n, focus, frozen_keys)]
-        opposed = [o for o in opposed if o in found]
+    kept = [f for f in found if not _negation_left_out(f, claim_n, focus, frozen_keys)]
+    if len(kept) < len(found):
+        found, opposed = kept, [o for o in opposed if o in kept]
     if claim_slots.order and not any(f.code is SignalCode.ORDER_MISMATCH for f in found):
         reversed_order = _order_of_top_clause(claim_slots.order, word_sets, parts)
         found += reversed_order
@@ -2501,9 +2502,10 @@ def _day_month_differs(claim: str, sentences: str) -> list[RiskSignal]:
     months = {_MONTHS[w] for w in _WORD.findall(sentences.lower()) if w in _MONTHS}
     months |= {m for _, (m, _d) in stated}
     days = set(_DAY_NUMBER.findall(sentences))
+    stated_days = {v for _, v in stated}
     out = []
     for text, (month, day) in claimed:
-        if (month, day) in {v for _, v in stated}:
+        if (month, day) in stated_days:
             continue
         if month in months and str(day) in days:
             continue
@@ -3383,12 +3385,9 @@ def _cap_over_permission(q: Quantity, claim: str, alike: Sequence[Quantity], win
     return False
 
 
-_CURRENCIES = frozenset({"usd", "eur", "rub", "cny", "gbp"})
-
-
 def _other_currency(a: Quantity, b: Quantity) -> bool:
     """`60 долларов` for `60 евро`: the same figure in another currency is another price."""
-    return a.unit in _CURRENCIES and b.unit in _CURRENCIES and a.unit != b.unit
+    return a.unit in CURRENCIES and b.unit in CURRENCIES and a.unit != b.unit
 
 
 def _spelled_out(acronym: str, window: str) -> bool:
@@ -3491,11 +3490,12 @@ def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
 _ZH_SHORT_FORMS = {
     "因为": "因", "时候": "时", "遇到": "遇", "大约": "约", "大概": "约",
     "随身带": "随身携带", "装进": "装入", "立刻": "立即", "马上": "立即",
-    "第二天": "次日", "那天": "之日", "当天": "当日", "每天": "每日",
+    "那天": "之日", "当天": "当日", "每天": "每日",
     "提前": "前", "开始": "起",
 }  # fmt: skip
 """A word of spoken Chinese and the written form a document uses for it (`因为` / `因`,
-`时候` / `时`, `第二天` / `次日`): the same word, not a synonym a thesaurus must supply."""
+`时候` / `时`, `当天` / `当日`): the same word, not a synonym a thesaurus must supply
+(`第二天` is `次日` already: `normalize_zh` writes it so on both sides)."""
 
 
 _ANTONYMS: tuple[tuple[str, str], ...] = (

@@ -1019,7 +1019,9 @@ def _with_currency(text: str, q: Quantity) -> Quantity:
 
 
 _CURRENCY_SIGNS = {"$": "usd", "€": "eur", "£": "gbp", "₽": "rub", "¥": "cny", "￥": "cny"}
-_CURRENCY_UNITS = frozenset({None, *_CURRENCY_SIGNS.values()})
+CURRENCIES = frozenset(_CURRENCY_SIGNS.values())
+"""The currencies an amount may carry as its unit (`€100`, `100 euros`)."""
+_CURRENCY_UNITS = frozenset({None, *CURRENCIES})
 
 
 def _currency_before(text: str, at: int) -> str | None:
@@ -1612,8 +1614,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     found_bounds = list(_BOUND_RE.finditer(text))
     for m in found_bounds:
         kind = _BOUND_WORDS[m.group(1).lower()]
-        going = _GOING_UP.search(text, max(0, m.start() - 8), m.start())
-        if m.group(1).lower() == "up to" and going:
+        if m.group(1).lower() == "up to" and _GOING_UP.search(
+            text, max(0, m.start() - 8), m.start()
+        ):
             continue  # `the fee is going up to €70`: a new value, not a limit
         if negation_governs(text[max(0, m.start() - 48) : m.start()], m.group(1)) or (
             flipped_until >= 0 and _COORDINATED.fullmatch(text, flipped_until, m.start())
