@@ -1853,6 +1853,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 # nor where its sentence bounds the number both ways, one case per clause
                 # (`超过30公斤者…；不超过30公斤者…`): which clause the claim rests on is open
                 states_other.append(signal)
+    complement = _complement_rule(claim_n, focus, claim_slots.main_negated, mismatches)
+    if complement:
+        states_other = [o for o in states_other if o not in complement]
+        if complement[0] is _SAME_RULE:
+            mismatches = [m for m in mismatches if m not in complement]
     paired = _time_range_pairs(claim_n, window_n)
     mismatches += paired
     states_other += paired
@@ -2234,7 +2239,8 @@ _CLAUSE_SPLITS = (
     re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n"),  # not inside `€2.40`
     re.compile(r"[;；]"),
     re.compile(
-        r"[,，]|\s(?:and|и|а)\s(?!(?:"
+        # not the comma of a grouped amount (`£1,000`)
+        r"(?<!\d)[,，]|[,，](?!\d{3}(?!\d))|\s(?:and|и|а)\s(?!(?:"
         + "|".join(
             f"(?<={unit} {joiner} )"
             for unit, joiner in (
@@ -2647,10 +2653,12 @@ _DEICTIC_HEADS = re.compile(
     r"(?i)\b(?:that|this|the same|such)\s|(?:этого|того|указанного|данного)\s"
 )
 _RESTRICTIVE_RELATIVE = re.compile(
-    r"(?<![,\s])\s(?:who|that|whose)\s(?:[^,.;:]|[,.](?=\d)){0,60}"
-    r"|(?<![,\s])\sкотор\w+\s(?:[^,.;:]|[,.](?=\d)){0,60}",
+    r"(?<![,\s])\s(?:who|that|whose)\s(?:[^,.;:]|[,.](?=\d)){0,60}(?:\d|[,.](?=\d))*"
+    r"|(?<![,\s])\sкотор\w+\s(?:[^,.;:]|[,.](?=\d)){0,60}(?:\d|[,.](?=\d))*",
     re.IGNORECASE,
 )
+"""A restrictive relative clause, its first 60 characters and the rest of a number they cut
+(`… the day-pass rate of £25`, never `£2`)."""
 _COMPLEMENT_TAKERS = frozenset(
     """states stated says said shows showed means reports reported claims believes found finds
     notes noted ensures ensure suggests indicates argues confirms explains requires thinks
@@ -2955,8 +2963,11 @@ def _slot_taken(clause: str, main_words: tuple[str, ...], near: list[str]) -> bo
 
 CROSSED_CLAUSE_WORDS = 10
 """The longest clause read for swapped roles: a subject and what one clause says of it."""
-_CONTRAST_JOIN = re.compile(r",\s*(?:а|while|whereas|но|but)\s|\s(?:while|whereas)\s", re.I)
-"""Two clauses set against each other: `…, а …`, `… while …`, `…, whereas …`."""
+_CONTRAST_JOIN = re.compile(r",\s*(?:а|while|whereas|но|but|and|и)\s|\s(?:while|whereas)\s", re.I)
+"""Two clauses set side by side: `…, а …`, `… while …`, `…, whereas …`, `…, and …`."""
+_CROSSED_CLAUSE = re.compile(_CLAUSE.pattern + r"|,\s(?:and|и)\s", re.IGNORECASE)
+"""Clauses for swapped roles: a comma before `and`/`и` also parts two statements (`adults pay
+€10, and children pay €5`); their words must still be parallel to count."""
 
 
 def _clauses_crossed(claim: str, sentences: str) -> list[RiskSignal]:
@@ -2966,23 +2977,84 @@ def _clauses_crossed(claim: str, sentences: str) -> list[RiskSignal]:
     states another value for its subject."""
     if has_cjk(claim) or not _CONTRAST_JOIN.search(claim):
         return []  # Chinese clauses part at every comma: which two are contrasted is open
-    mine = [c for c in _CLAUSE.split(claim.strip(" .!?")) if c.strip()]
+    mine = [c for c in _CROSSED_CLAUSE.split(claim.strip(" .!?")) if c.strip()]
     if len(mine) != 2 or any(len(_WORD.findall(c)) > CROSSED_CLAUSE_WORDS for c in mine):
         return []  # a long clause carries more than a subject and what is said of it
-    mixed = [_mixed_clauses(c, sentences, _content_keys(c)) for c in mine]
+    mixed = [_mixed_clauses(c, sentences, _content_keys(c), _CROSSED_CLAUSE) for c in mine]
     if not all(mixed):
         return []
     detail = f"{'; '.join(c.strip(' ,;.') for c in mine)} (evidence: the roles swapped)"
     return [RiskSignal(SignalCode.ENTITY_MISMATCH, detail)]
 
 
-def _mixed_clauses(claim: str, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+_SAME_RULE = RiskSignal(SignalCode.BOUND_MISMATCH, "(the same rule, from the other side)")
+"""Put first in what `_complement_rule` returns when the two sides state one rule."""
+_NECESSITY = re.compile(
+    r"才|只有|只限|仅限|(?<![\w-])(?:only|must be|has to be|have to be|только|лишь|"
+    r"должн[аоы]? быть)(?![\w-])",
+    re.IGNORECASE,
+)
+"""A necessary condition on who may (`须年满16周岁才可`, `only members aged 16 or over`, `you
+must be 18 or older to`): the rule also says that nobody short of it may."""
+_NEGATOR = re.compile(
+    r"(?<![\w-])(?:not|cannot|can't|no|never|не|нельзя|запрещ\w*)(?![\w-])|不|禁止|没有|未(?!满)",
+    re.IGNORECASE,
+)
+
+
+def _complement_rule(
+    claim: str, focus: str, claim_negated: bool, mismatches: Sequence[RiskSignal]
+) -> list[RiskSignal]:
+    """One side bounds who may do a thing (`年满18岁才能`, `18 or older`), the other denies it
+    to the complement (`未满18岁的…不能`, `under 18 cannot`): the bound turned over and the
+    negation are one rule read from the other side when the side that permits states its
+    bound as necessary (`才`, `only`, `must be … to`); otherwise neither side says what the
+    other does (insufficient, not contradicted). Returns the signals that make the clash,
+    with `_SAME_RULE` first when the sides state one rule, or nothing."""
+    bound = [
+        m
+        for m in mismatches
+        if m.code is SignalCode.BOUND_MISMATCH and _FLIPPED_BOUND.fullmatch(m.detail)
+    ]
+    negation = [m for m in mismatches if m.code is SignalCode.NEGATION_MISMATCH]
+    if len(bound) != 1 or len(negation) != 1:
+        return []
+    number = _FLIPPED_BOUND.fullmatch(bound[0].detail).group(2)  # type: ignore[union-attr]
+    denied, permitted = (claim, focus) if claim_negated else (focus, claim)
+    at = re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d])", denied)
+    said = _NEGATOR.search(denied)
+    if at is None or said is None or said.start() < at.start() or _NEGATOR.search(permitted):
+        return []  # the negation governs the bound (`not after 21:00`): another reading
+    clash = [bound[0], negation[0]]
+    if not _NECESSITY.search(permitted):
+        return clash
+    # the denial is the rule's necessity read from the other side: `cannot` for `can only`,
+    # and the necessity word itself is what the negation says
+    said_so = [
+        m
+        for m in mismatches
+        if m.code is SignalCode.MODALITY_STRENGTHENED
+        or (m.code is SignalCode.CONDITION_DROPPED and _NECESSITY.match(m.detail.lstrip("…")))
+    ]
+    return [_SAME_RULE, *clash, *said_so]
+
+
+_FLIPPED_BOUND = re.compile(r"(upper|lower) (\d+(?:\.\d+)?) \(evidence: (?!\1)(upper|lower)\)")
+
+
+def _mixed_clauses(
+    claim: str,
+    sentences: str,
+    claim_keys: frozenset[str],
+    latin_split: re.Pattern[str] = _CLAUSE,
+) -> list[RiskSignal]:
     """A one-clause claim that takes words only one clause of a sentence has from two
     clauses, and leaves out words of each (`物业费由租户承担` for `水费由租户承担，物业费由房东
     承担`; `people with allergies must not use it` for `pregnant women must not use it, people
     with allergies should use it with caution`): it joins what one clause says of one thing to
-    another thing. A place word opening the sentence (its topic, `展厅内`) is shared."""
-    split = _ZH_CLAUSE if has_cjk(claim) else _CLAUSE
+    another thing. A place word opening the sentence (its topic, `展厅内`) is shared.
+    `latin_split` parts Latin and Cyrillic sentences (`_CROSSED_CLAUSE` also at `, and`)."""
+    split = _ZH_CLAUSE if has_cjk(claim) else latin_split
     if not split.search(sentences) or split.search(claim.strip("。.！!？? ")):
         return []
     for sentence in _SENTENCE_END.split(sentences):

@@ -412,7 +412,14 @@ _ZH_NEG = re.compile(
     "没有|并非|无法|不能|不是|不会|不得|不准|不许|禁止|严禁|违规|违章|不|没|未|无|非|别|勿"
 )
 _FREQUENCY_PHRASE = re.compile(
-    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:[\w,.–-]+\s+){0,3}?(?:second|minute|hour|day|night|morning|evening|"
+    r"\b(?:every|each|каждые|каждый|каждую|каждое)\s+(?:"
+    # what may stand between: an amount and its adjectives (`every full 12 hours`, `каждый
+    # рабочий день`), never a noun and a verb (`each membership includes 4 hours`)
+    r"(?:[\d,.–-]+|to|or|and|и|или|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|[a-z]+(?:teen|ty)|half|other|few|couple|of|[a-z]+(?:ing|ess|ar|al|nd|rd|th|"
+    r"ent|ll|ive|ra|er|ull)|\w+(?:ых|ые|ий|ый|ой|ую|ое|ие|ая|ого)|пол\w*|"
+    r"один|одна|одну|два|две|три|четыре|пять|шесть|семь|восемь|девять|десять|\w+дцать|сорок|"
+    r"сто)\s+){0,3}?(?:second|minute|hour|day|night|morning|evening|"
     r"week|weekday|weekend|month|quarter|year|time|session|shift|"
     r"секунд|минут|час|день|дня|дней|ночь|сутки|суток|недел|месяц|квартал|год|лет|раз)[a-zа-яё]*"
     r"|每(?:\d+)?"
