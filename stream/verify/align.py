@@ -74,6 +74,7 @@ from stream.verify.tokens import (
 )
 from stream.verify.units import (
     AFTER,
+    APPROXIMATE_BEFORE,
     BEFORE,
     BOUND_AFTER_AMOUNT,
     BOUND_AFTER_HEADS,
@@ -1133,6 +1134,51 @@ def _excepted_bounds_flipped(
     return out
 
 
+_OTHER_CASE = re.compile(
+    r"(?<![\w-])(?:otherwise|or else|after that|thereafter|beyond that|иначе|в противном случае|"
+    r"после этого|по истечении этого срока)(?![\w-])|[，,]\s*(?:否则|之后|此后|超过后|超出后)",
+    re.IGNORECASE,
+)
+"""Where a rule turns to the case its bound leaves out (`at least 500, otherwise …`, `72小时内
+可以免费取消，之后取消的…`)."""
+_EXCEPTION_CASE = re.compile(
+    r"(?<![\w-])(?:except (?:when|if|where)|unless|за исключением случаев,? когда|"
+    r"кроме случаев,? когда|если только)(?![\w-])|除非",
+    re.IGNORECASE,
+)
+"""Where a rule names the case it does not cover (`…, except when the guest is registered`)."""
+
+
+def _other_case_bounds_flipped(
+    focus: str, found: dict[str, frozenset[str]], claim: str
+) -> dict[str, frozenset[str]]:
+    """A claim that states what happens in the case the evidence's bound leaves out (`if the
+    balance is under 500, roaming may be suspended` for `at least 500 must be on the account,
+    otherwise the service may be suspended`) bounds the amount the other way: read the bound
+    turned over when what the claim says follows (after its condition's comma) takes words
+    from the other case at least as much as from the rule."""
+    m = _OTHER_CASE.search(focus)
+    parts = re.split(r"[,，]", claim, maxsplit=1)
+    if m is None:
+        m = _EXCEPTION_CASE.search(focus)
+        if m is None or len(parts) < 2 or _has_negation(parts[0]):
+            return found  # `provided no other member has placed a hold`: the rule's own case
+        # `if Y, X for longer` for `X for at most 3 hours, except when Y`: the claim's
+        # condition is the evidence's exception
+        said = _content_keys(parts[0])
+    else:
+        said = _content_keys(parts[-1])
+    rule, other = _content_keys(focus[: m.start()]), _content_keys(focus[m.end() :])
+    taken = len((other - rule) & said)
+    if not taken or taken < len((rule - other) & said):
+        return found
+    out = dict(found)
+    for number, kinds in bounds(focus[: m.start()]).items():
+        if number in out and kinds - {"exact"} and number not in bounds(focus[m.end() :]):
+            out[number] = frozenset(FLIPPED.get(k, k) for k in out[number])
+    return out
+
+
 _ZH_FIRST_THEN = re.compile(r"先([^，。；]+?)[，,]?\s*(?:之后|然后|随后|以后|再)再?([^。；]+)")
 _ZH_AFTER_ONLY = re.compile(
     r"([^，。；]+?)(?:之后|以后|后)(?:方可|才能|才可以|才可|才|再)([^，。；]+)"
@@ -1187,6 +1233,57 @@ _APPROXIMATELY = re.compile(
 )
 """An approximation word before an amount (`около 97%`, `约97%`): compared with the amount
 (`units.approximate_at`), not aligned as a word."""
+
+
+_ROUGHLY_EVERY = re.compile(
+    r"(?<![\w-])(?:about|around|approximately|roughly|примерно|приблизительно)\s+"
+    r"(?:every|each|каждые|каждый|каждую|каждое)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _approximation_dropped(
+    claim: str, focus: str, claim_quantities: tuple[Quantity, ...]
+) -> list[RiskSignal]:
+    """The evidence gives an amount as approximate (`about 40 minutes`, `roughly every 5
+    kilometres`, `约40分钟`) and the claim states it plainly: the claim is surer than its
+    source (a hedge dropped, not another value)."""
+    if not claim_quantities or not _APPROXIMATE_HEADS.search(focus):
+        return []
+    out = []
+    focus = normalize_zh(focus)
+    for q in claim_quantities:
+        at = claim.find(q.text)
+        if (
+            at < 0
+            or approximate_at(claim, at)
+            or _ROUGHLY_EVERY.search(claim, 0, at)
+            or _ZH_APPROXIMATE_AFTER.match(claim, at + len(q.text))
+        ):
+            continue
+        for e in quantities(focus):
+            where = focus.find(e.text)
+            if where < 0 or not same_amount(q, e):
+                continue
+            before = focus[max(0, where - 24) : where]
+            said = APPROXIMATE_BEFORE.search(before) or _ROUGHLY_EVERY.search(before)
+            after = _ZH_APPROXIMATE_AFTER.match(focus, where + len(e.text))
+            if said is not None or after is not None:
+                written = f"{said.group().strip()} {e.text}" if said else f"{e.text}左右"
+                detail = f"unhedged (evidence: {written})"
+                out.append(RiskSignal(SignalCode.MODALITY_STRENGTHENED, detail))
+                break
+    return out
+
+
+_ZH_APPROXIMATE_AFTER = re.compile(r"左右|上下")
+"""`40分钟左右`: about 40 minutes."""
+_APPROXIMATE_HEADS = re.compile(
+    r"(?<![\w-])(?:about|around|approximately|roughly|some|около|примерно|приблизительно)"
+    r"(?![\w-])|~|约|大概|左右|上下",
+    re.IGNORECASE,
+)
+"""A cheap test before the amounts are read: the focus has an approximation word at all."""
 
 
 _WHEN_AFTER = re.compile(r"\s?(?:的时候|时候|的时|时|那年|那时)")
@@ -1805,6 +1902,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 e_bounds = {**e_bounds, **bounds(found_in[0])}
     if c_bounds and "onlyif" in claim_slots.conditions:
         e_bounds = _excepted_bounds_flipped(focus, e_bounds)
+    if c_bounds and "if" in claim_slots.conditions:
+        e_bounds = _other_case_bounds_flipped(focus, e_bounds, claim_n)
     focus_amounts = quantities(normalize_zh(focus)) if c_bounds else ()
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
@@ -1862,6 +1961,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += paired
     states_other += paired
     mismatches += _dropped_bounds(c_quantities, focus, clause_keys)
+    mismatches += _approximation_dropped(claim_n, focus, c_quantities)
     mismatches += _dropped_qualifier(claim_n, focus, c_quantities)
     mismatches += _dropped_cap(claim_n, focus, clause_keys)
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)

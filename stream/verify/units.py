@@ -157,7 +157,7 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
-    if any(h in text for h in ("nothing", "no c", "ничего не", "of c", "without")):
+    if any(h in text for h in ("nothing", "no c", "ничего не", "of c", "without", "anything")):
         text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
     if "o " in text:
         text = _NO_SUBJECT_MAY.sub(_subject_may_not, text)
@@ -295,8 +295,10 @@ _ZH_TENTHS = re.compile(
 )
 """`两成` is 20%: tenths of a whole."""
 _FREE = re.compile(
-    r"(?<![\w-])(?:cost(?:s|ing)? nothing|at no (?:extra |additional )?(?:cost|charge)|"
+    r"(?<![\w-])(?:cost(?:s|ing)? nothing|never cost(?:s)? anything|"
+    r"at no (?:extra |additional )?(?:cost|charge)|"
     r"without (?:any )?(?:extra |additional )?(?:cost|charge|fee|payment)|"
+    r"without paying(?: anything| extra)?|"
     r"free of (?:any )?(?:extra |additional )?(?:cost|charge)|"
     r"ничего не сто(?:ит|ят|ить|или|ило|ила))(?![\w-])",
     re.IGNORECASE,
@@ -304,7 +306,7 @@ _FREE = re.compile(
 """Ways of saying `free` with a negation: one form, so no negation is read into them."""
 _ZH_FREE = re.compile(
     r"不收取任何费用|不收取费用|不收任何费用|不收费|不用付费|不用交费|不需付费|不需要付费|无需付费|"
-    r"无须付费|不需缴费|无需缴费|不要钱|不用花钱"
+    r"无须付费|不需缴费|无需缴费|不要钱|不用花钱|免收费用|免收"
 )
 """Ways of saying `免费` with a negation: one form, so no negation is read into them."""
 _ZH_JIAO = re.compile(

@@ -3381,6 +3381,147 @@ FOURTEENTH_ROUND = [
 ]
 
 
+FIFTEENTH_ROUND = [
+    # roles swapped across `, and` (and `, и`); the same clauses in order stay entailed
+    (
+        "Weekday lessons start at the main pool, and weekend lessons start at the training pool.",
+        "Weekend lessons start at the main pool, and weekday lessons start at the training pool.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Weekend lessons start at the training pool, and weekday lessons start at the main pool.",
+        "Weekday lessons start at the main pool, and weekend lessons start at the training pool.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Взрослые платят картой, и дети платят наличными.",
+        "Дети платят картой, а взрослые платят наличными.",
+        "ru",
+        "contradicted",
+    ),
+    # a bound denied to its complement is the rule read from the other side when the permitting
+    # side states the bound as necessary; without a necessity word neither contradicts
+    ("未满18岁的乘客不能单独办理值机。", "乘客年满18岁才能单独办理值机。", "zh", "entailed"),
+    ("未满16周岁的学生不得进入实验室。", "学生须年满16周岁才可进入实验室。", "zh", "entailed"),
+    (
+        "You must be 18 or older to rent a car.",
+        "Drivers under 18 cannot rent a car.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Members under 16 may not use the sauna.",
+        "Only members aged 16 or over may use the sauna.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Drivers under 18 cannot rent a car.",
+        "Drivers aged 18 or over can rent a car.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Drivers aged 18 or over can rent a car.",
+        "Drivers under 18 cannot rent a car.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Drivers under 21 cannot rent a car.",
+        "You must be 18 or older to rent a car.",
+        "en",
+        "contradicted",
+    ),
+    # a grouped amount's comma and a relative clause cut inside a number
+    (
+        "Drivers under 25 pay a £1,000 excess.",
+        "Drivers under 25 pay an excess of £1,000, and Damage Protection reduces this to £300.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Guests staying more than three hours are charged the £25 day-pass rate.",
+        "Guests who stay longer than 3 hours are charged the day-pass rate of £25.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Guests staying more than three hours are charged the £20 day-pass rate.",
+        "Guests who stay longer than 3 hours are charged the day-pass rate of £25.",
+        "en",
+        "contradicted",
+    ),
+    # `each membership includes 4 hours` quantifies memberships; `every 6 hours` stays a rate
+    (
+        "Every membership includes four hours of meeting-room time per month.",
+        "Each membership includes 4 hours of meeting-room time per month.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Фильтр нужно менять каждые три месяца.",
+        "Фильтр следует заменять каждые 3 месяца.",
+        "ru",
+        "entailed",
+    ),
+    # free as a negated cost
+    (
+        "教职工申请图书是不收取任何费用的。",
+        "教职工申请图书免收费用，学生每册须支付10元手续费。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "Article requests never cost anything.",
+        "Article requests are always free and are delivered as a PDF.",
+        "en",
+        "entailed",
+    ),
+    # the case a bound leaves out (`otherwise`, `之后`, an exception) is no clash
+    (
+        "If your balance is below £5, your account may be suspended.",
+        "Your balance must stay at £5 or more, otherwise your account may be suspended.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "如果在报名开始72小时之后才取消，将被扣除两成学费。",
+        "报名开始后的72小时内可以免费取消，之后取消的将扣除学费的20%。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "如果在报名开始72小时之内取消，可以免费取消。",
+        "报名开始后的72小时内可以免费取消，之后取消的将扣除学费的20%。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "Если гость заранее зарегистрирован у консьержа, его машина может стоять во дворе "
+        "дольше трёх часов.",
+        "Гостевые автомобили могут стоять во дворе не дольше 3 часов, за исключением случаев, "
+        "когда гость заранее зарегистрирован у консьержа.",
+        "ru",
+        "insufficient",
+    ),
+    # an amount the evidence gives as approximate, stated plainly
+    ("The trip takes 40 minutes.", "The trip takes about 40 minutes.", "en", "insufficient"),
+    ("The trip takes around 40 minutes.", "The trip takes about 40 minutes.", "en", "entailed"),
+    ("Поездка занимает 40 минут.", "Поездка занимает примерно 40 минут.", "ru", "insufficient"),
+    ("行程需要40分钟。", "行程需要40分钟左右。", "zh", "insufficient"),
+    (
+        "There's a water station every 5 kilometres.",
+        "Water stations are placed roughly every 5 kilometres.",
+        "en",
+        "insufficient",
+    ),
+]
+"""`rules-3.11`."""
+
+
 ROUNDS = {
     "fifth": FIFTH_ROUND,
     "sixth": SIXTH_ROUND,
@@ -3392,6 +3533,7 @@ ROUNDS = {
     "twelfth": TWELFTH_ROUND,
     "thirteenth": THIRTEENTH_ROUND,
     "fourteenth": FOURTEENTH_ROUND,
+    "fifteenth": FIFTEENTH_ROUND,
 }
 """Each round's rules beside the guards that keep them from accepting more (one test; the
 case id names the round: `-k fourteenth`)."""
