@@ -763,10 +763,11 @@ _TRAILING_LIMIT = re.compile(
     r"(?:only|только|лишь)\s+(?=(?:after|if|when|with|without|for|during|on|in|at|by|until|"
     r"within|после|при|если|с|со|без|для|в|во|до|по|на|когда)\s)|"
     r"no more than|not more than|кроме|за исключением|не более|не выше|не свыше|максимум|"
-    r"最高|最多|不超过|至多|上限|封顶)|除外\s*[。.;；]?\s*$",
+    r"最高|最多|不超过|至多|上限|封顶|仅限|只限|限于|仅适用于|只适用于)|除外\s*[。.;；]?\s*$",
     re.IGNORECASE,
 )
-"""A clause that only limits the one before it: an exception or a cap."""
+"""A clause that only limits the one before it: an exception, a cap or a restriction of who
+(`…，但仅限首位购买者享有`)."""
 _CONDITION_START = re.compile(
     r"\s*(?:only\s+)?(?:if|unless|except|provided|as long as|если|кроме|за исключением|"
     r"только если|除非|仅当|只有|如果|除了)",
@@ -1971,8 +1972,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         or _bound_mixed(claim_n, sentences, clause_keys)
         or _mixed_sentences(claim_n, window_n, clause_keys)
     )
-    crossed = _clauses_crossed(claim_n, sentences)
-    mismatches += crossed
+    crossed, mixed_clause = _clauses_crossed(claim_n, sentences)
+    mismatches += crossed + mixed_clause
     states_other += crossed
     if not any(m.code is SignalCode.NEGATION_MISMATCH for m in mismatches):
         # the slots name the clash where they see the prohibition (禁止吸烟 as 不能吸烟)
@@ -2335,6 +2336,7 @@ def zh_tags(text: str) -> dict[str, str]:
     return dict(_rjieba().tag(text))
 
 
+_ALTERNATIVES_SPLIT = re.compile(r"\s(?:or|или|либо)\s")
 _CLAUSE_SPLITS = (
     re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n"),  # not inside `€2.40`
     re.compile(r"[;；]"),
@@ -2351,9 +2353,11 @@ _CLAUSE_SPLITS = (
         )
         + r")(?:\d|[^\W\d_]+\s+(?:месяц|недел|дн|час|минут|month|week|day|hour|minute)))"
     ),
+    _ALTERNATIVES_SPLIT,
 )
-"""Sentences of a merged span first, then its clauses, then its comma-separated parts. An
-amount of two units (`6 years and 6 months`, `шести лет и шести месяцев`) stays one part."""
+"""Sentences of a merged span first, then its clauses, then its comma-separated parts, then
+its alternatives (`£18 per month on a 12-month contract or £22 per month on a rolling plan`).
+An amount of two units (`6 years and 6 months`, `шести лет и шести месяцев`) stays one part."""
 
 
 def _window_of_amount(
@@ -2404,6 +2408,8 @@ def _clause_of(
     clause states, with the bound only it gives that amount (`over 30 kg` of `30 kg or less
     …, over 30 kg …`)."""
     for split in _CLAUSE_SPLITS:
+        if split is _ALTERNATIVES_SPLIT and q.unit is None:
+            continue  # `the 19th century or early in the 20th`: no amounts to tell apart
         clauses = [c for c in split.split(focus) if c.strip()]
         candidates = []
         for c in clauses:
@@ -3070,21 +3076,23 @@ _CROSSED_CLAUSE = re.compile(_CLAUSE.pattern + r"|,\s(?:and|и)\s", re.IGNORECAS
 €10, and children pay €5`); their words must still be parallel to count."""
 
 
-def _clauses_crossed(claim: str, sentences: str) -> list[RiskSignal]:
+def _clauses_crossed(claim: str, sentences: str) -> tuple[list[RiskSignal], list[RiskSignal]]:
     """Two contrasted clauses of the claim each joining what one clause of the evidence says
     to the other's subject (`cats against distemper, and dogs against panleukopenia` for `dogs
     against distemper, and cats against panleukopenia`): the roles are swapped, each clause
-    states another value for its subject."""
+    states another value for its subject (the first list). When only one clause does
+    (`snorkels are allowed, but fins are not` for `goggles are allowed, but snorkels and fins
+    are not permitted`), that clause is mixed, not shown to state another value (the second)."""
     if has_cjk(claim) or not _CONTRAST_JOIN.search(claim):
-        return []  # Chinese clauses part at every comma: which two are contrasted is open
+        return [], []  # Chinese clauses part at every comma: which two are contrasted is open
     mine = [c for c in _CROSSED_CLAUSE.split(claim.strip(" .!?")) if c.strip()]
     if len(mine) != 2 or any(len(_WORD.findall(c)) > CROSSED_CLAUSE_WORDS for c in mine):
-        return []  # a long clause carries more than a subject and what is said of it
+        return [], []  # a long clause carries more than a subject and what is said of it
     mixed = [_mixed_clauses(c, sentences, _content_keys(c), _CROSSED_CLAUSE) for c in mine]
     if not all(mixed):
-        return []
+        return [], [m for found in mixed for m in found]
     detail = f"{'; '.join(c.strip(' ,;.') for c in mine)} (evidence: the roles swapped)"
-    return [RiskSignal(SignalCode.ENTITY_MISMATCH, detail)]
+    return [RiskSignal(SignalCode.ENTITY_MISMATCH, detail)], []
 
 
 _SAME_RULE = RiskSignal(SignalCode.BOUND_MISMATCH, "(the same rule, from the other side)")
@@ -3299,10 +3307,25 @@ def _polarity_swapped(claim: str, sentences: str) -> list[RiskSignal]:
             for c in mine
             if _content_keys(c) & (keys_of[not _negated_clause(c)] - keys_of[_negated_clause(c)])
         ]
-        if len(swapped) == 2:
+        if len(swapped) == 2 or (len(swapped) == 1 and _subject_from(swapped[0], theirs)):
             detail = f"{'; '.join(c.strip(' ,;.') for c in mine)} (evidence: the other negated)"
             return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
     return []
+
+
+def _subject_from(clause: str, theirs: list[str]) -> bool:
+    """The claim's clause opens with the subject of the evidence clause of the other polarity
+    and with no word of its own polarity's subject (`snorkels are allowed` where the evidence
+    says `goggles are allowed, but snorkels and fins are not permitted`): it hands that
+    subject the other polarity."""
+    mine = _clause_words(clause)
+    if not mine:
+        return False
+    negated = _negated_clause(clause)
+    other = next(c for c in theirs if _negated_clause(c) != negated)
+    own = next(c for c in theirs if _negated_clause(c) == negated)
+    first = keys(mine[0])
+    return bool(first & _content_keys(other)) and not first & _content_keys(own)
 
 
 def _amount_words(text: str) -> set[str]:

@@ -157,7 +157,7 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
-    if any(h in text for h in ("nothing", "no c", "ничего не", "of c", "without", "anything")):
+    if any(h in text for h in _FREE_HEADS):
         text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
     if "o " in text:
         text = _NO_SUBJECT_MAY.sub(_subject_may_not, text)
@@ -299,11 +299,16 @@ _FREE = re.compile(
     r"at no (?:extra |additional )?(?:cost|charge)|"
     r"without (?:any )?(?:extra |additional )?(?:cost|charge|fee|payment)|"
     r"without paying(?: anything| extra)?|"
+    r"(?:do not|don't|does not|doesn't|will not|won't|never) (?:have to |need to )?pay"
+    r"(?: anything| extra)?(?= for\b|[.,;]|$)|"
+    r"(?:платить|оплачивать) не (?:нужно|надо|придётся|придется|требуется)|"
+    r"не (?:нужно|надо|придётся|придется|требуется) (?:отдельно )?(?:платить|оплачивать)|"
     r"free of (?:any )?(?:extra |additional )?(?:cost|charge)|"
     r"ничего не сто(?:ит|ят|ить|или|ило|ила))(?![\w-])",
     re.IGNORECASE,
 )
 """Ways of saying `free` with a negation: one form, so no negation is read into them."""
+_FREE_HEADS = ("nothing", "no c", "ничего не", "of c", "without", "anything", " pay", "плат")
 _ZH_FREE = re.compile(
     r"不收取任何费用|不收取费用|不收任何费用|不收费|不用付费|不用交费|不需付费|不需要付费|无需付费|"
     r"无须付费|不需缴费|无需缴费|不要钱|不用花钱|免收费用|免收"
@@ -1653,6 +1658,9 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     if "течение" in text:
         for m in _WITHIN_AFTER.finditer(text):
             spans.append((m.end(), m.end(), "upper"))
+    if _HAVE_HEADS.search(text):
+        for m in _HAVE_TIME.finditer(text):
+            spans.append((m.end(), m.end(), "upper"))
     if _EN_AFTER_HEADS.search(text):
         for m in _EN_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _EN_AFTER_KIND[m.group(1).lower()]))
@@ -1731,6 +1739,17 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in found.items()}
 
 
+_HAVE = r"(?<![\w-])(?:have|has|get|gets|есть|отводится|отводятся|да[её]тся)"
+_HAVE_HEADS = re.compile(_HAVE + r"(?![\w-])")
+_HAVE_TIME = re.compile(
+    _HAVE + r"\s+"
+    r"(?=[^\s,.;]+\s+(?:(?:working|business|calendar|full|рабоч\w+|календарн\w+)\s+)?"
+    r"(?:minutes?|hours?|days?|weeks?|months?|минут\w*|час\w*|день|дн[яе]\w*|недел\w*|"
+    r"месяц\w*|суток|сутки)[\s,]+(?:(?:in which )?to|чтобы|на то,? чтобы)(?![\w-]))",
+    re.IGNORECASE,
+)
+"""`you have 14 days to return it`, `у вас есть три рабочих дня, чтобы сдать отчёт`: a
+deadline, as `within 14 days` is."""
 _WITHIN_AFTER = re.compile(
     r"(?<![\w-])в течение\s+(?=[^\s,.;]+(?:\s+[^\s,.;]+){0,3}?\s+"
     r"(?:после|с момента|со дня|с даты)(?![\w-]))",

@@ -3518,6 +3518,84 @@ FIFTEENTH_ROUND = [
         "en",
         "insufficient",
     ),
+    # one clause hands the subject of the other polarity's clause its own polarity
+    (
+        "Snorkels are allowed in lessons, but fins are not.",
+        "Goggles are allowed, but snorkels and fins are not permitted in lessons.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Goggles are allowed in lessons, but fins are not.",
+        "Goggles are allowed, but snorkels and fins are not permitted in lessons.",
+        "en",
+        "entailed",
+    ),
+    # an amount of one alternative given to the other (`or`); alternatives without units are
+    # not told apart (`the 19th century or early in the 20th`)
+    (
+        "The rolling 30-day plan costs £18 per month.",
+        "The Flex 30 plan costs £18 per month on a 12-month contract or £22 per month on a "
+        "rolling 30-day plan.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "On a 12-month contract the Flex 30 plan costs £18 per month.",
+        "The Flex 30 plan costs £18 per month on a 12-month contract or £22 per month on a "
+        "rolling 30-day plan.",
+        "en",
+        "entailed",
+    ),
+    (
+        "The cold period ended as recently as 1850.",
+        "The cold period ended in the latter half of the 19th century or early in the 20th "
+        "century.",
+        "en",
+        "insufficient",
+    ),
+    # a restriction of who after a statement (`，但仅限…`) stays in the focus of every form
+    (
+        "核心部件的保修期为5年。",
+        "核心部件的保修期为5年，但仅限首位购买者享有。",
+        "zh",
+        "insufficient",
+    ),
+    # `have N days to` is a deadline
+    (
+        "После возвращения у вас есть три рабочих дня, чтобы сдать авансовый отчёт.",
+        "Авансовый отчёт нужно сдать в течение 3 рабочих дней после возвращения.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "You have 14 days to return the item.",
+        "Items must be returned within 14 days.",
+        "en",
+        "entailed",
+    ),
+    (
+        "You have 10 days to return the item.",
+        "Items must be returned within 14 days.",
+        "en",
+        "contradicted",
+    ),
+    # not paying is free; paying where the evidence says you do not is not accepted
+    (
+        "Staff and postgraduate researchers don't pay for requests.",
+        "Requests are free for staff and postgraduate researchers, but undergraduates pay £3 "
+        "per book request.",
+        "en",
+        "entailed",
+    ),
+    ("You pay for requests.", "You don't pay for requests.", "en", "insufficient"),
+    ("Requests are not free.", "You don't pay for requests.", "en", "contradicted"),
+    (
+        "За заказ изданий из российских библиотек платить не нужно.",
+        "Заказ изданий из российских библиотек бесплатен для всех читателей.",
+        "ru",
+        "entailed",
+    ),
 ]
 """`rules-3.11`."""
 
