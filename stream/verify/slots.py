@@ -408,6 +408,9 @@ _NEG_SKIP = frozenset(
 )
 """Words a negation passes over to what it negates (`not eligible for paid leave`: paid leave,
 as `not allowed to take leave` negates taking it)."""
+_ZH_NEGATION_HEAD = re.compile("^(?:不予|不得|不能|不会|没有|不|没|未|无|非)+")
+_ZH_SINGLE = "zh1:"
+"""Key prefix of a negated Chinese verb of one character (`不赔`)."""
 _ZH_NEG = re.compile(
     "没有|并非|无法|不能|不是|不会|不得|不准|不许|禁止|严禁|违规|违章|不|没|未|无|非|别|勿"
 )
@@ -1347,10 +1350,17 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
             ahead_text = _ZH_CLAUSE_END.split(text[m.end() : m.end() + 12], maxsplit=1)[0]
             follow = [w for w in _zh_words(ahead_text) if w.strip()]
             placed = bool(follow) and follow[0] in _ZH_COVERBS
+            single = next(
+                (w for w in follow if has_cjk(w) and len(w) == 1 and w not in _ZH_AUX), ""
+            )
             while follow and (follow[0] in _ZH_AUX or not has_cjk(follow[0]) or len(follow[0]) < 2):
                 follow = follow[1:]
             word = follow[0] if follow else ""
             target = keys(word) if word else frozenset()
+            if not word and single:
+                # `一律不赔`: a one-character verb has no keys; it may meet the other side's
+                # negated word that contains it (`不予赔付`)
+                word, target = single, frozenset({f"{_ZH_SINGLE}{single}"})
             if word and (
                 listed := _ZH_NEGATED_LIST.match(text, text.find(word, m.end()) + len(word))
             ):
@@ -1453,6 +1463,9 @@ _FREE_CHOICE = re.compile(
 )
 _ANY_MORE = re.compile(r"any\s+(?:more|longer|further)\b")
 _ZH_AGREEING = frozenset({"都", "均", "全都"})
+_ZH_EACH_NOUN = re.compile("每[个位名笔件张台辆份家条项本册套户]([\u4e00-\u9fff]{2})")
+"""`每笔订单都…`: the noun a 都 after `每` + classifier quantifies (the frequency mask hides
+`每`, so 都 carries the universal, over that noun)."""
 _ZH_EACH_TIME = re.compile("每[次日天周月年回]")
 """`每次入场都需要刷卡`: 都 distributes over the occasions 每次 names, which the frequency mask
 hides; not `每个人都`, where 都 carries the universal the mask hid."""
@@ -1569,7 +1582,17 @@ def _quantified(lowered: str, whole: str = "") -> tuple[tuple[int, str, frozense
                 )
                 if at >= 0:
                     follow = _ZH_ONE_OF.sub("", lowered[at + len(w) : at + len(w) + 6]).strip("的 ")
-                    head = follow[:2]
+                    # `一律不予赔付`: what 一律 covers is the act, not its negation (`一律不赔`:
+                    # a one-character act, no target)
+                    acted = _ZH_NEGATION_HEAD.sub("", follow)
+                    head = acted[:2] if acted == follow or all(map(has_cjk, acted[:2])) else ""
+                    each = (
+                        _ZH_EACH_NOUN.search(_clause_before(whole or lowered, at))
+                        if w in _ZH_AGREEING
+                        else None
+                    )
+                    if each is not None:
+                        head = each.group(1)  # `每笔订单都`: the 都 of every order
                     target = keys(head) if len(head) == 2 and has_cjk(head) else frozenset()
                     found.append((at, rank, f"{_NOT_ANY}{w}" if negated_any else w, target))
     found.sort(key=lambda t: t[0])
@@ -1638,10 +1661,14 @@ def _second(keys_: frozenset[str]) -> frozenset[str]:
 
 def _meets(a: Negation, b: Negation) -> bool:
     """Two negations negate the same thing: the same next content word, or, for verbal
-    negations, one's next word the other's second (`not cover damage` / `not damage`)."""
+    negations, one's next word the other's second (`not cover damage` / `not damage`), or a
+    Chinese one-character verb the other's negated word contains (`不赔` / `不予赔付`)."""
     fa, fb = _first(a[0]), _first(b[0])
     if fa & fb or (not fa and not fb):
         return True
+    for x, y in ((fa, b), (fb, a)):
+        if any(k.startswith(_ZH_SINGLE) and k[len(_ZH_SINGLE) :] in y[1] for k in x):
+            return True
     a_without, b_without = a[1].split()[0] in _WITHOUT, b[1].split()[0] in _WITHOUT
     if a_without != b_without:
         # `без отдельной оплаты` / `отдельно не оплачивается`: the noun `without` takes (its

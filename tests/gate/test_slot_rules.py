@@ -2712,7 +2712,8 @@ THIRTEENTH_ROUND = [
         "团体预订的定金在入住日前两周之后就不退了。",
         "团体预订（10间及以上）须在入住日前30天支付50%定金，定金在入住日前14天之后不予退还。",
         "zh",
-        "insufficient",
+        # insufficient until rules-3.11 read `不退` as meeting `不予退还`
+        "entailed",
     ),
     (
         "团体预订须在入住日前14天支付定金。",
@@ -3596,6 +3597,14 @@ FIFTEENTH_ROUND = [
         "ru",
         "entailed",
     ),
+    # `每笔订单都` quantifies the orders (as `所有订单均` does); a one-character negated verb
+    # meets the negated word that contains it
+    ("每笔订单都已经包含交强险。", "所有订单均已包含交强险。", "zh", "entailed"),
+    ("每个会员都可以免费使用会议室。", "部分会员可以免费使用会议室。", "zh", "insufficient"),
+    ("每个会员都可以免费使用会议室。", "高级会员可以免费使用会议室。", "zh", "insufficient"),
+    ("酒后驾驶的话，保险一律不赔。", "酒后驾驶的，保险一律不予赔付。", "zh", "entailed"),
+    ("酒后驾驶的话，保险一律赔付。", "酒后驾驶的，保险一律不予赔付。", "zh", "contradicted"),
+    ("酒后驾驶的话，保险一律不退。", "酒后驾驶的，保险一律不予赔付。", "zh", "insufficient"),
 ]
 """`rules-3.11`."""
 
