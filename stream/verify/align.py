@@ -75,6 +75,7 @@ from stream.verify.tokens import (
 from stream.verify.units import (
     AFTER,
     APPROXIMATE_BEFORE,
+    APPROXIMATE_WORDS,
     BEFORE,
     BOUND_AFTER_AMOUNT,
     BOUND_AFTER_HEADS,
@@ -1237,8 +1238,7 @@ _APPROXIMATELY = re.compile(
 
 
 _ROUGHLY_EVERY = re.compile(
-    r"(?<![\w-])(?:about|around|approximately|roughly|примерно|приблизительно)\s+"
-    r"(?:every|each|каждые|каждый|каждую|каждое)\s*$",
+    rf"(?<![\w-])(?:{APPROXIMATE_WORDS})\s+(?:every|each|каждые|каждый|каждую|каждое)\s*$",
     re.IGNORECASE,
 )
 
@@ -1280,9 +1280,7 @@ def _approximation_dropped(
 _ZH_APPROXIMATE_AFTER = re.compile(r"左右|上下")
 """`40分钟左右`: about 40 minutes."""
 _APPROXIMATE_HEADS = re.compile(
-    r"(?<![\w-])(?:about|around|approximately|roughly|some|около|примерно|приблизительно)"
-    r"(?![\w-])|~|约|大概|左右|上下",
-    re.IGNORECASE,
+    rf"(?<![\w-])(?:{APPROXIMATE_WORDS})(?![\w-])|~|约|大概|左右|上下", re.IGNORECASE
 )
 """A cheap test before the amounts are read: the focus has an approximation word at all."""
 

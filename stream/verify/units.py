@@ -1240,9 +1240,10 @@ def rounds_to(exact: Quantity, rounded: Quantity) -> bool:
         return False
 
 
+APPROXIMATE_WORDS = r"about|around|approximately|roughly|some|около|примерно|приблизительно"
+"""Words that make the amount after them approximate (Latin and Cyrillic)."""
 APPROXIMATE_BEFORE = re.compile(
-    r"(?:(?<![\w-])(?:about|around|approximately|roughly|some|около|примерно|приблизительно)"
-    r"|~|约|大约|大概)\s*$",
+    rf"(?:(?<![\w-])(?:{APPROXIMATE_WORDS})|~|约|大约|大概)\s*$",
     re.IGNORECASE,
 )
 """A word that makes the amount after it approximate (`about 97%` for `97.1%`)."""
