@@ -205,7 +205,15 @@ def _dot_is_end(text: str, dot: int, after: int, nxt: str) -> bool:
     core = word[:-1]
     if core and _LETTER_DOTS.fullmatch(core) and _CJK_CHAR.search(core) is None:
         start = dot - len(core)
-        if start == 0 or text[start - 1].isspace() or text[start - 1] in _OPENERS:
+        contraction = start >= 2 and text[start - 1] in "'’" and text[start - 2].isalpha()
+        if (
+            start == 0
+            or text[start - 1].isspace()
+            or (
+                text[start - 1] in _OPENERS
+                and not contraction  # `isn't.` ends; `'J.` is an initial
+            )
+        ):
             return _letters_end(core, text, after, nxt)
     # A list enumerator `1. ` at the start of a line is not a sentence.
     return not (

@@ -127,6 +127,16 @@ def test_sentence_final_etc_before_a_capital_ends_the_sentence() -> None:
     assert _sentences("Фрукты, овощи и т.д. Потом мясо.") == ["Фрукты, овощи и т.д.", "Потом мясо."]
 
 
+def test_a_contraction_before_the_dot_ends_the_sentence() -> None:
+    """`isn't.` is no initial `t.` after an opening quote."""
+    assert _sentences("Damage isn't. If it is, call us. We can't. But 'J. Smith' can.") == [
+        "Damage isn't.",
+        "If it is, call us.",
+        "We can't.",
+        "But 'J. Smith' can.",
+    ]
+
+
 def test_dot_glued_to_a_letter_or_digit_never_ends() -> None:
     assert _sentences("Ends here.Next glued and 3.x too.") == ["Ends here.Next glued and 3.x too."]
 
