@@ -1175,8 +1175,9 @@ def _other_case_bounds_flipped(
     if not taken or taken < len((rule - other) & said):
         return found
     out = dict(found)
+    in_other = bounds(focus[m.end() :])
     for number, kinds in bounds(focus[: m.start()]).items():
-        if number in out and kinds - {"exact"} and number not in bounds(focus[m.end() :]):
+        if number in out and kinds - {"exact"} and number not in in_other:
             out[number] = frozenset(FLIPPED.get(k, k) for k in out[number])
     return out
 
@@ -1253,6 +1254,7 @@ def _approximation_dropped(
         return []
     out = []
     focus = normalize_zh(focus)
+    stated = [(e, focus.find(e.text)) for e in quantities(focus)]
     for q in claim_quantities:
         at = claim.find(q.text)
         if (
@@ -1262,8 +1264,7 @@ def _approximation_dropped(
             or _ZH_APPROXIMATE_AFTER.match(claim, at + len(q.text))
         ):
             continue
-        for e in quantities(focus):
-            where = focus.find(e.text)
+        for e, where in stated:
             if where < 0 or not same_amount(q, e):
                 continue
             before = focus[max(0, where - 24) : where]
@@ -3118,20 +3119,22 @@ def _complement_rule(
     other does (insufficient, not contradicted). Returns the signals that make the clash,
     with `_SAME_RULE` first when the sides state one rule, or nothing."""
     bound = [
-        m
+        (m, flipped)
         for m in mismatches
-        if m.code is SignalCode.BOUND_MISMATCH and _FLIPPED_BOUND.fullmatch(m.detail)
+        if m.code is SignalCode.BOUND_MISMATCH
+        and (flipped := _FLIPPED_BOUND.fullmatch(m.detail)) is not None
     ]
     negation = [m for m in mismatches if m.code is SignalCode.NEGATION_MISMATCH]
     if len(bound) != 1 or len(negation) != 1:
         return []
-    number = _FLIPPED_BOUND.fullmatch(bound[0].detail).group(2)  # type: ignore[union-attr]
+    ((signal, flipped),) = bound
+    number = flipped.group(2)
     denied, permitted = (claim, focus) if claim_negated else (focus, claim)
     at = re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d])", denied)
     said = _NEGATOR.search(denied)
     if at is None or said is None or said.start() < at.start() or _NEGATOR.search(permitted):
         return []  # the negation governs the bound (`not after 21:00`): another reading
-    clash = [bound[0], negation[0]]
+    clash = [signal, negation[0]]
     if not _NECESSITY.search(permitted):
         return clash
     # the denial is the rule's necessity read from the other side: `cannot` for `can only`,
@@ -3168,6 +3171,9 @@ def _mixed_clauses(
         if len(clauses) < 2:
             continue
         words = [_clause_words(c) for c in clauses]
+        # words by their keys: `возвращаются` in one clause is `возвращается` in the other
+        word_keys = [{w: keys(w.lower()) for w in ws} for ws in words]
+        clause_keys = [frozenset().union(*wk.values()) for wk in word_keys]
         for i in range(len(clauses)):
             topic = {w for w in words[i][:1] if _zh_place(w)}
             for j in range(i + 1, len(clauses)):
@@ -3181,11 +3187,8 @@ def _mixed_clauses(
                     or (j in contrasted and j == i + 1)
                 ):
                     continue  # a frame and a statement (`в области …, пострадал подросток`)
-                # words by their keys: `возвращаются` in one clause is `возвращается` in the other
-                keys_i = frozenset().union(*(keys(w.lower()) for w in words[i]))
-                keys_j = frozenset().union(*(keys(w.lower()) for w in words[j]))
-                a = {w for w in words[i] if not keys(w.lower()) & keys_j} - topic
-                b = {w for w in words[j] if not keys(w.lower()) & keys_i}
+                a = {w for w in words[i] if not word_keys[i][w] & clause_keys[j]} - topic
+                b = {w for w in words[j] if not word_keys[j][w] & clause_keys[i]}
                 taken_a = {w for w in a if _in_claim(w, claim, claim_keys)}
                 taken_b = {w for w in b if _in_claim(w, claim, claim_keys)}
                 left_a = {w for w in a - taken_a if not _is_adverb(w)}
