@@ -49,6 +49,7 @@ from stream.verify.lexicon import (
 )
 from stream.verify.model import RiskSignal
 from stream.verify.numerals import NUMBER_WORD_TOKENS
+from stream.verify.roles import reversed_roles, same_roles, transfer
 from stream.verify.slots import (
     _BOUND_PHRASE_RE as _BOUND_MASK,
 )
@@ -1762,6 +1763,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 # `closed` for `does not open`, `unavailable` for `not available`
                 sequence.append((a, word_keys | keys(stated.lower())))
                 continue
+            converse = _converse(raw, claim_n, window_n)
+            if converse is not None:
+                # `you receive a statement from HR` for `HR sends each employee a statement`
+                sequence.append((a, word_keys | keys(converse)))
+                continue
             missing_spans.append((a, b))
             name = masked[a:b][:1].isupper() and (a > 0 or masked[a:b].isupper())
             after = _NEXT_WORD.match(masked, b)
@@ -1853,7 +1859,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         others = tuple(o for o in c_quantities if o is not q)
         q_keys = clause_keys
         part = next((c for c in c_parts if q.text in c), None)
-        if part is not None and any(o.unit == q.unit and o.text not in part for o in others):
+        if part is not None and any(_alike_or_elided(o, q) and o.text not in part for o in others):
             # a claim stating amounts of one kind for several things (`fillings three years,
             # crowns one year`): each amount is read with the words of its own part
             others = tuple(o for o in others if o.text in part)
@@ -1981,6 +1987,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         states_other += prohibited
     swapped = (
         _ordinals_swapped(claim_n, sentences)
+        or _roles_reversed(claim_n, sentences)
         or _polarity_swapped(claim_n, sentences)
         or _rank_amount_swapped(claim_n, sentences, c_quantities)
     )
@@ -2357,6 +2364,12 @@ _CLAUSE_SPLITS = (
 """Sentences of a merged span first, then its clauses, then its comma-separated parts, then
 its alternatives (`£18 per month on a 12-month contract or £22 per month on a rolling plan`).
 An amount of two units (`6 years and 6 months`, `шести лет и шести месяцев`) stays one part."""
+
+
+def _alike_or_elided(a: Quantity, b: Quantity) -> bool:
+    """Two amounts of one kind, or one whose unit the claim leaves to be read from the other
+    (`мужчинам до пяти раз, а женщинам до четырёх`)."""
+    return a.unit == b.unit or a.unit is None or b.unit is None
 
 
 def _window_of_amount(
@@ -3312,6 +3325,37 @@ def _polarity_swapped(claim: str, sentences: str) -> list[RiskSignal]:
             detail = f"{'; '.join(c.strip(' ,;.') for c in mine)} (evidence: the other negated)"
             return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
     return []
+
+
+def _converse(word: str, claim: str, window: str) -> str | None:
+    """The evidence's verb of transfer that `word` restates from the other side (`receive`
+    for `send`, `charge` for `pay`, `получать` for `выдавать`) with the same giver and
+    recipient, or None."""
+    mine = transfer(claim)
+    if mine is None or mine.verb != word.lower():
+        return None
+    theirs = transfer(window)
+    if theirs is None or theirs.receiving == mine.receiving or not same_roles(mine, theirs):
+        return None
+    return theirs.verb
+
+
+def _roles_reversed(claim: str, sentences: str) -> list[RiskSignal]:
+    """The claim's transfer hands the evidence's giver the recipient's part and the
+    recipient the giver's (`each employee sends HR a statement` for `HR sends each employee a
+    statement`, `the landlord receives the deposit from the tenant` for `returns it to the
+    tenant`): another statement about who gives."""
+    mine = transfer(claim)
+    if mine is None:
+        return []
+    theirs = transfer(sentences)
+    if theirs is None or not reversed_roles(mine, theirs):
+        return []
+    detail = (
+        f"{' '.join(mine.giver)} → {' '.join(mine.recipient)} "
+        f"(evidence: {' '.join(theirs.giver)} → {' '.join(theirs.recipient)})"
+    )
+    return [RiskSignal(SignalCode.ENTITY_MISMATCH, detail)]
 
 
 def _subject_from(clause: str, theirs: list[str]) -> bool:

@@ -200,7 +200,7 @@ def normalize_zh(text: str) -> str:
     if "点" in text:
         text = _ZH_CLOCK_RANGE.sub(_zh_clock_range, text)
         text = _ZH_CLOCK_OF_DAY.sub(_zh_clock, text)
-        text = _ZH_CLOCK.sub(_zh_clock, text)
+        text = _ZH_CLOCK.sub(_zh_bare_clock, text)
     if ":" in text or "：" in text:
         text = _ZH_COLON_CLOCK.sub(_zh_clock, text)
     if "成" in text or "一半" in text:
@@ -365,6 +365,23 @@ def _zh_clock(m: re.Match[str]) -> str:
     return f"{int(hour):02d}:{minute:02d}"
 
 
+_AFTERNOON_BEFORE = re.compile(r"(1[2-9]|2[0-3]):[0-5]\d(?!.*\d{2}:\d{2})[^。！？]*$")
+"""An afternoon or evening time earlier in the sentence, and no later time after it."""
+
+
+def _zh_bare_clock(m: re.Match[str]) -> str:
+    """`下午六点退房，六点以后…`: an hour with no part of the day after an afternoon time of
+    the same sentence is in the afternoon too (`18:00`), when reading it so keeps the order."""
+    found = _zh_clock(m)
+    before = _AFTERNOON_BEFORE.search(m.string, 0, m.start()) if not m.group(1) else None
+    if before is None or found == m.group(0):
+        return found
+    hour = int(found[:2])
+    if hour < 12 and hour + 12 >= int(before.group(1)):
+        return f"{hour + 12:02d}{found[2:]}"
+    return found
+
+
 _CLOCK_12H = re.compile(
     r"(?<![\d:.])(1[0-2]|0?[1-9])(?::([0-5]\d))?\s?([ap])\.?m\.?(?![a-z])", re.IGNORECASE
 )
@@ -523,6 +540,8 @@ def normalize_clock(text: str) -> str:
     time of day the same way (and sterling's subunit: `15 pence` → `£0.15`)."""
     if _ALL_DAY_HEADS.search(text):
         text = _ALL_DAY.sub(_all_day, text)
+    if "etween" in text or "rom" in text:
+        text = _EN_HOUR_RANGE.sub(_en_hour_range, text)
     if _SPOKEN_CLOCK_HEADS.search(text):
         text = _spoken_clock(text)
     if "p" in text and _PENCE.search(text):
@@ -546,6 +565,26 @@ def normalize_clock(text: str) -> str:
     if "clos" in text or "закрыва" in text:
         text = _OPENS_CLOSES.sub(_open_from_to, text)
     return text
+
+
+_EN_HOUR_RANGE = re.compile(
+    r"(?<![\w:.-])(between|from)\s+(1[0-2]|0?[1-9])\s+(and|to|until|till)\s+"
+    r"(1[0-2]|0?[1-9])(?:\s?([ap])\.?m\.?(?![a-z])|\s+in\s+the\s+(morning|afternoon|evening))",
+    re.IGNORECASE,
+)
+"""`between 8 and 10 in the morning`, `from 2 to 5 pm`: the start of a range of hours is in
+the part of the day of its end."""
+
+
+def _en_hour_range(m: re.Match[str]) -> str:
+    start, end = int(m.group(2)), int(m.group(4))
+    if start >= end:
+        return m.group(0)  # `from 10 to 2 pm` crosses noon: the start is not in the afternoon
+    part = (m.group(6) or ("afternoon" if m.group(5).lower() == "p" else "morning")).lower()
+    first, last = _daytime(start, part), _daytime(end, part)
+    if first is None or last is None:
+        return m.group(0)
+    return f"{m.group(1)} {first:02d}:00 {m.group(3)} {last:02d}:00"
 
 
 _OPENS_CLOSES = re.compile(
