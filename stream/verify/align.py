@@ -3313,6 +3313,12 @@ def _polarity_swapped(claim: str, sentences: str) -> list[RiskSignal]:
         return []
     for sentence in _SENTENCE_END.split(sentences):
         theirs = [c for c in _CLAUSE.split(sentence) if c.strip()]
+        if len(theirs) == 1 and _denies_all(sentence):
+            stated = next(c for c in mine if not _negated_clause(c))
+            if _says_of_denied(stated, next(c for c in mine if c is not stated), sentence):
+                detail = f"{stated.strip(' ,;.')} (evidence: {_denied_scope(sentence).strip()})"
+                return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
+            continue
         if len(theirs) != 2 or _negated_clause(theirs[0]) == _negated_clause(theirs[1]):
             continue
         keys_of = {_negated_clause(c): _content_keys(c) for c in theirs}
@@ -3325,6 +3331,62 @@ def _polarity_swapped(claim: str, sentences: str) -> list[RiskSignal]:
             detail = f"{'; '.join(c.strip(' ,;.') for c in mine)} (evidence: the other negated)"
             return [RiskSignal(SignalCode.NEGATION_MISMATCH, detail)]
     return []
+
+
+_PROVISO = re.compile(
+    r"(?<![\w-])(?:if|unless|except|excluding|only|when|where|once|until|besides|other than|"
+    r"если|кроме|исключением|только|лишь|когда|пока)(?![\w-])",
+    re.IGNORECASE,
+)
+"""A case or exception the sentence makes: what it denies is not denied for everything."""
+
+
+def _denies_all(sentence: str) -> bool:
+    """One statement that denies, with no case or exception (`the warranty does not cover
+    damage caused by storms, fire or pests`)."""
+    return _negated_clause(sentence) and not _PROVISO.search(sentence)
+
+
+def _says_of_denied(stated: str, denied: str, sentence: str) -> bool:
+    """The claim's affirmed clause (`the warranty covers storm damage`, beside `but not damage
+    caused by fire`) says, with words all its own and each found in the evidence, what the
+    evidence's one denying statement denies."""
+    other = {w.lower() for w in _WORD.findall(denied)}
+    evidence = _content_keys(_denied_scope(sentence))
+    own = [
+        w
+        for w in _WORD.findall(stated)
+        if w.lower() not in other
+        and w.lower() not in _CLOSED_WORDS
+        and w.lower() not in EN_STOP
+        and w.lower() not in RU_STOP
+    ]
+    return bool(own) and all(_evidence_word_keys(w) & evidence for w in own)
+
+
+def _denied_scope(sentence: str) -> str:
+    """The comma part of `sentence` with its negation and the list items beside it (parts
+    with no verb): not a clause of its own (`…, потому что он сидеть не должен, он должен
+    ездить` denies nothing of `ездить`)."""
+    parts = sentence.split(",")
+    at = next((i for i, p in enumerate(parts) if _negated_clause(p)), None)
+    if at is None:
+        return ""
+    start, end = at, at + 1
+    while start > 0 and not _has_predicate(parts[start - 1]):
+        start -= 1
+    while end < len(parts) and not _has_predicate(parts[end]):
+        end += 1
+    return ",".join(parts[start:end])
+
+
+def _has_predicate(part: str) -> bool:
+    words = _WORD.findall(part)
+    return any(
+        predicate(w, words[i - 1] if i else "", words[i + 1] if i + 1 < len(words) else "")
+        and not w.lower().endswith("ly")
+        for i, w in enumerate(words)
+    )
 
 
 def _converse(word: str, claim: str, window: str) -> str | None:

@@ -1207,6 +1207,7 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
             or word in EN_STOP
             or word in RU_STOP
             or word in _MODAL_WORDS
+            or word in TYPICAL.words  # `does not usually stop` negates `stop`
         ):
             continue
         if len(word) < 2:
