@@ -332,6 +332,14 @@ def _mask_closed(text: str) -> str:
     return _CLOSED_CJK_RE.sub(lambda m: " " * len(m.group()), text)  # spans stay claim offsets
 
 
+_RU_ONCE_PER = re.compile(
+    r"(?<![\w-])(?:один\s+)?раза?\s+в(?=\s+(?:\d+\s+|[а-яё]+\s+)?"
+    r"(?:недел|месяц|год|квартал|дн|сут|час|минут))",
+    re.IGNORECASE,
+)
+"""`раз в три месяца`: the rate's `once every`, read with its amount (`ежеквартально`)."""
+
+
 def _mask_after_bounds(text: str) -> str:
     """A bound written after its amount (`21 or older`, `2000 рублей и больше`) is a slot, not
     words to align: spaces instead (offsets stay the claim's)."""
@@ -1715,6 +1723,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         lambda m: " " * len(m.group()),
         _mask_after_bounds(_mask_closed(mask_duration_nouns(claim_n))),
     )
+    if "раз" in masked:
+        masked = _RU_ONCE_PER.sub(lambda m: " " * len(m.group()), masked)
     ev_keys = ev.get(span_keys)
     units = len(spans_ok) + len(mismatches) + len(unaligned)
     claim_keys: set[str] = set()

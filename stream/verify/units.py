@@ -177,7 +177,11 @@ def normalize_zh(text: str) -> str:
     def percent(m: re.Match[str]) -> str:
         run = m.group(1)
         value = float(run) if run[0].isdigit() else zh_number(run)
-        return m.group(0) if value is None else _fmt(value) + "%"
+        if value is None or (m.group(2) and (run[0].isdigit() or value != int(value))):
+            return m.group(0)
+        if m.group(2):
+            value = float(f"{int(value)}.{''.join(str(_ZH_DIGIT[c]) for c in m.group(2))}")
+        return _fmt(value) + "%"
 
     text = _ZH_PERCENT.sub(percent, text).replace("℃", "摄氏度")
     if "刻钟" in text:
@@ -194,6 +198,8 @@ def normalize_zh(text: str) -> str:
         text = text.replace("单次", "1次")  # a single time, as `一次` writes it
     if "倍" in text and "点" in text:
         text = _ZH_DECIMAL_TIMES.sub(_zh_decimal, text)
+    if "季度" in text:
+        text = _ZH_QUARTERLY.sub("每3个月", text)  # every quarter is every three months
     if "每晚" in text or "每早" in text:
         # `每晚23点` is `每天晚上23点`: every day, at night
         text = text.replace("每晚", "每天晚上").replace("每早", "每天早上")
@@ -607,8 +613,13 @@ def _clock_24h(m: re.Match[str]) -> str:
 
 
 _ZH_MIDNIGHT = re.compile(f"零点(?![{ZH_NUMERALS}\\d])")
-_ZH_PERCENT = re.compile(f"百分之([{ZH_NUMERALS}]+|\\d+(?:\\.\\d+)?)")
-"""`百分之九十` is `90%`: the percentage written in words."""
+_ZH_QUARTERLY = re.compile(r"每(?:个|一个)?(?:季度|季)(?![度末初])")
+"""`每季度`, `每个季度`: every quarter (not `每季度末`, the end of each quarter)."""
+_ZH_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0}
+_ZH_PERCENT = re.compile(
+    f"百分之([{ZH_NUMERALS}]+|\\d+(?:\\.\\d+)?)(?:点([零〇一二三四五六七八九]+))?"
+)
+"""`百分之九十` is `90%`, `百分之零点五五` is `0.55%`: the percentage written in words."""
 
 
 _ZH_PER_DAY = re.compile(r"(?<![\d每第])[一1](日|天)(?=[^\d，。；,;]{0,2}\d+次)")
@@ -1097,7 +1108,7 @@ _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "двое суток": ("2", "d"), "трое суток": ("3", "d"), "четверо суток": ("4", "d"),
     "an hour and a half": ("1.5", "h"), "one and a half hours": ("1.5", "h"),
     "three quarters of an hour": ("45", "min"), "three-quarters of an hour": ("45", "min"),
-    "полсуток": ("0.5", "d"),
+    "полсуток": ("0.5", "d"), "quarterly": ("3", "mo"), "ежеквартально": ("3", "mo"),
 }  # fmt: skip
 PHRASE_AMOUNTS = tuple(_PHRASE_VALUES)
 """Amounts written as a phrase (`четверть часа`, `half an hour`)."""
@@ -1531,11 +1542,14 @@ _AHEAD_PREPOSITION = re.compile(r"\sза$", re.IGNORECASE)
 """`не позднее чем за 5 дней`: Russian `за N` is N ahead of the event (named before it or not),
 so the lateness bound turns over as `… before` does."""
 _AHEAD_OF_EVENT = re.compile(
-    r"[\w.,–-]+(?:\s+[\w–-]+){0,8}?\s+(?:до|before|prior to|ahead of)(?![\w-])", re.IGNORECASE
+    r"[\w.,–-]+(?:\s+[\w–-]+){0,8}?\s+(?:до|before|prior to|ahead of|beforehand|in advance)"
+    r"(?![\w-])",
+    re.IGNORECASE,
 )
 """`… 3 days before the start`: a bound on the time ahead of an event turns over (`no later
 than 3 days before` = at least 3 days ahead; `up to 10 days before` too), also across a second
-bound of the same span (`не ранее чем за 3 месяца и не позднее чем за 15 дней до`)."""
+bound of the same span (`не ранее чем за 3 месяца и не позднее чем за 15 дней до`), and ahead
+of one the sentence leaves implicit (`no later than 48 hours beforehand`, `in advance`)."""
 _COORDINATED = re.compile(r"[^.;!?。；]*?\s(?:и|and|or|или)\s+", re.IGNORECASE)
 """Text between two bounds that coordinates the second with the first (`… и дольше 5`)."""
 _DURATION_BEFORE = re.compile(r"(?<![\w-])for\s+$", re.IGNORECASE)
@@ -1683,6 +1697,12 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
                 # must be cancelled at least 30 days before`)
                 (
                     ahead
+                    # `announced up to 72 hours in advance` is a lead of at most 72 hours: only
+                    # a deadline (`no later than`) turns over ahead of an event left implicit
+                    and not (
+                        m.group(1).lower() == "up to"
+                        and ahead.group().lower().endswith(("beforehand", "in advance"))
+                    )
                     and not any(
                         m.end() < o.start() < ahead.end()
                         and not _COORDINATED.fullmatch(text, m.end(), o.start())
