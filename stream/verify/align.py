@@ -3120,12 +3120,12 @@ def _clauses_crossed(claim: str, sentences: str) -> tuple[list[RiskSignal], list
 _SAME_RULE = RiskSignal(SignalCode.BOUND_MISMATCH, "(the same rule, from the other side)")
 """Put first in what `_complement_rule` returns when the two sides state one rule."""
 _NECESSITY = re.compile(
-    r"才|只有|只限|仅限|(?<![\w-])(?:only|must be|has to be|have to be|только|лишь|"
+    r"才|只有|只限|仅限|方可|方能|(?<![\w-])(?:only|must be|has to be|have to be|только|лишь|"
     r"должн[аоы]? быть)(?![\w-])",
     re.IGNORECASE,
 )
-"""A necessary condition on who may (`须年满16周岁才可`, `only members aged 16 or over`, `you
-must be 18 or older to`): the rule also says that nobody short of it may."""
+"""A necessary condition on who may (`须年满16周岁才可`, `不低于50公斤方可`, `only members aged
+16 or over`, `you must be 18 or older to`): the rule also says that nobody short of it may."""
 _NEGATOR = re.compile(
     r"(?<![\w-])(?:not|cannot|can't|no|never|не|нельзя|запрещ\w*)(?![\w-])|不|禁止|没有|未(?!满)",
     re.IGNORECASE,
@@ -3152,13 +3152,20 @@ def _complement_rule(
         return []
     ((signal, flipped),) = bound
     number = flipped.group(2)
-    denied, permitted = (claim, focus) if claim_negated else (focus, claim)
-    at = re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d])", denied)
+    denied, permitted = (
+        _BOUND_MASK.sub(lambda m: " " * len(m.group()), side)
+        for side in ((claim, focus) if claim_negated else (focus, claim))
+    )  # `no more than` bounds a number, it negates nothing
+    at = next(
+        (denied.find(q.text) for q in quantities(normalize_zh(denied)) if q.value == number), -1
+    )  # also a number in words (`больше двух`)
     said = _NEGATOR.search(denied)
-    if at is None or said is None or said.start() < at.start() or _NEGATOR.search(permitted):
+    if at < 0 or said is None or said.start() < at or _NEGATOR.search(permitted):
         return []  # the negation governs the bound (`not after 21:00`): another reading
     clash = [signal, negation[0]]
-    if not _NECESSITY.search(permitted):
+    permitted_kind = flipped.group(3) if claim_negated else flipped.group(1)
+    # a cap (`may rent no more than two`) is necessary by what it says: more is not allowed
+    if permitted_kind != "upper" and not _NECESSITY.search(permitted):
         return clash
     # the denial is the rule's necessity read from the other side: `cannot` for `can only`,
     # and the necessity word itself is what the negation says
@@ -3166,7 +3173,10 @@ def _complement_rule(
         m
         for m in mismatches
         if m.code is SignalCode.MODALITY_STRENGTHENED
-        or (m.code is SignalCode.CONDITION_DROPPED and _NECESSITY.match(m.detail.lstrip("…")))
+        or (
+            m.code in (SignalCode.CONDITION_DROPPED, SignalCode.CONDITION_CHANGED)
+            and _NECESSITY.match(m.detail.lstrip("…"))
+        )
     ]
     return [_SAME_RULE, *clash, *said_so]
 
