@@ -367,6 +367,9 @@ class Slots:
     denied: frozenset[str] = frozenset()
     """Keys of what a verb denies without a negation word (`is excluded from the per-minute
     limit`, `освобождены от платы`): a claim's negation of the same thing may restate it."""
+    definite: frozenset[str] = frozenset()
+    """Keys of the words of English noun phrases opened by a definite word (`the production
+    rate limit`): a claim's `any` of them widens a particular thing, not a rule's bare noun."""
     bare_negated: frozenset[str] = frozenset()
     """Keys of the Chinese words a negation governs with no `的` modifier between (`不得携带动物`,
     not `不计入正式环境的配额`): `不…任何 X` says no more than that."""
@@ -924,6 +927,7 @@ def _slots(text: str) -> Slots:
         sufficient=_sufficient(lowered, conditions),
         capped=_capped(text, lowered, modality.get("possible")),
         bare_negated=bare_negated,
+        definite=_definite(lowered) if " " in lowered and lowered.isascii() else frozenset(),
         denied=_denied(lowered),
         negation_objects=_negation_objects(masked, located),
         entitled=_ENTITLED.search(lowered) is not None,
@@ -2071,6 +2075,18 @@ def _restated(condition: frozenset[str], claim_keys: frozenset[str]) -> bool:
     )
 
 
+_DEFINITE_PHRASE = re.compile(
+    r"(?<![\w-])(?:the|this|that|these|those|its|their|our|your|his|her)\s+"
+    r"([a-z-]+(?:\s+[a-z-]+){0,2})"
+)
+
+
+def _definite(lowered: str) -> frozenset[str]:
+    return frozenset().union(
+        *(keys(w) for m in _DEFINITE_PHRASE.finditer(lowered) for w in m.group(1).split())
+    )
+
+
 def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> list[RiskSignal]:
     """Quantifiers compared on what they quantify: `all backups` needs `all` (or `every`) on
     backups; dropping `some` widens; `some` for the evidence's `all` says less than it does
@@ -2095,6 +2111,8 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
         if word != marked and target & evidence.bare_negated:
             continue  # `不得携带任何动物` for `不得携带动物`: no animal either way
         e, e_word = rank_on(target, evidence, past=True)
+        if word == "any" and e == 0 and not _first(target) & evidence.definite:
+            continue  # `for any damage` for `for damage`: a rule's bare noun is already any
         if (c == 3 and e < 3) or (c == 2 and e == 1):
             out.append(
                 RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{word} (evidence: {e_word or 'none'})")

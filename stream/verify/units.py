@@ -314,7 +314,9 @@ _FREE = re.compile(
     re.IGNORECASE,
 )
 """Ways of saying `free` with a negation: one form, so no negation is read into them."""
-_FREE_HEADS = ("nothing", "no c", "ничего не", "of c", "without", "anything", " pay", "плат")
+_FREE_HEADS = (
+    "nothing", "no c", "at no", "ничего не", "of c", "without", "anything", " pay", "плат",
+)  # fmt: skip
 _ZH_FREE = re.compile(
     r"不收取任何费用|不收取费用|不收任何费用|不收费|不用付费|不用交费|不需付费|不需要付费|无需付费|"
     r"无须付费|不需缴费|无需缴费|不要钱|不用花钱|免收费用|免收"
