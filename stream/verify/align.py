@@ -640,6 +640,13 @@ def _segments(
         )
         for kept, n, h, (text, _) in zip(keep, shared, held, parts, strict=True)
     ]
+    if not chinese and amounts:
+        # the clause stating one of the claim's amounts carries it, however few of its words
+        # it shares (`distemper, parvovirus and kennel cough at least 14 days before …`)
+        keep = [
+            kept or any(same_amount(q, e) for q in amounts for e in quantities(text))
+            for kept, (text, _) in zip(keep, parts, strict=True)
+        ]
     covered = frozenset().union(*(k for (_, k), kept in zip(parts, keep, strict=True) if kept))
     for i, (text, k) in enumerate(parts):
         # a negated clause that alone has one of the claim's words carries the claim too: an
