@@ -1195,6 +1195,10 @@ _MODAL_WORDS = frozenset(w for c in (POSSIBLE, OBLIGATION, ADVICE) for w in c.wo
 """A negated modal negates what follows it: `не может превышать` negates `превышать`."""
 
 
+_REQUIRE_VERBS = frozenset({"require", "requires", "required", "need", "needs", "needed"})
+"""A negated requirement negates what it requires, as a negated modal does (`не требуется`)."""
+
+
 def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[str]:
     """Keys of the next content words; those of the second one tagged `2:` (what an
     elliptic negation may apply to: `covers X but not damage` ~ `does not cover damage`)."""
@@ -1212,6 +1216,7 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
             or word in RU_STOP
             or word in _MODAL_WORDS
             or word in TYPICAL.words  # `does not usually stop` negates `stop`
+            or word in _REQUIRE_VERBS  # `does not require a referral`: no referral needed
         ):
             continue
         if len(word) < 2:
