@@ -1952,7 +1952,12 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             ]
             if len(holding) == 1:
                 bound = bounds(holding[0]).get(number)
-        if bound is not None and not kinds <= bound and not _range_restated(number, claim_n, focus):
+        if (
+            bound is not None
+            and not kinds <= bound
+            and not _range_restated(number, claim_n, focus)
+            and not (kinds | bound <= _WITHIN_KINDS and _within_either(number, claim_n, focus))
+        ):
             said = "/".join(sorted(kinds))
             signal = RiskSignal(
                 SignalCode.BOUND_MISMATCH,
@@ -2381,6 +2386,23 @@ _CLAUSE_SPLITS = (
 """Sentences of a merged span first, then its clauses, then its comma-separated parts, then
 its alternatives (`£18 per month on a 12-month contract or £22 per month on a rolling plan`).
 An amount of two units (`6 years and 6 months`, `шести лет и шести месяцев`) stays one part."""
+
+
+_WITHIN_KINDS = frozenset({"exact", "upper"})
+_WITHIN = re.compile(r"(?<![\w-])в\s+течение\s+(?:[а-яё]+\s+)?$", re.IGNORECASE)
+"""`в течение 5 дней` is `within 5 days` (an upper bound: `не позже чем через 5 дней`) or
+`for 5 days` (a span: `хранятся 5 дней`) by the verb, which the bound does not read."""
+
+
+def _within_either(number: str, claim: str, focus: str) -> bool:
+    """Either side writes `number` after `в течение`: an upper bound or the plain amount on
+    the other side says the same."""
+    return any(
+        _WITHIN.search(side, 0, side.find(q.text))
+        for side in (claim, focus)
+        for q in quantities(normalize_zh(side))
+        if f"#{q.value}" == number and side.find(q.text) >= 0
+    )
 
 
 def _alike_or_elided(a: Quantity, b: Quantity) -> bool:
