@@ -1432,6 +1432,8 @@ def _same_amount_at(q: Quantity, claim: str, e: Quantity, window: str) -> bool:
     return at >= 0 and _PERIOD_WORD.search(text, max(0, at - 12), at) is not None
 
 
+_PREVIOUS_WORD = re.compile(r"([A-Za-z']+)\s+$")
+_MODALS = frozenset("to will would can could may might must should shall".split())
 _NEXT_WORD = re.compile(r"\s+([A-Za-z]+)")
 
 
@@ -1788,7 +1790,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             missing_spans.append((a, b))
             name = masked[a:b][:1].isupper() and (a > 0 or masked[a:b].isupper())
             after = _NEXT_WORD.match(masked, b)
-            if predicate(raw, before, after.group(1) if after else "") and not name:
+            # a modal the mask blanked still says what follows it is a verb (`may give`)
+            written = _PREVIOUS_WORD.search(claim_n, 0, a)
+            left = written.group(1) if written and written.group(1).lower() in _MODALS else before
+            if predicate(raw, left, after.group(1) if after else "") and not name:
                 predicates.add((a, b))
     if has_cjk(masked):
         masked = _mask_zh_bounds(masked)
