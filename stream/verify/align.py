@@ -1782,7 +1782,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 # `closed` for `does not open`, `unavailable` for `not available`
                 sequence.append((a, word_keys | keys(stated.lower())))
                 continue
-            converse = _converse(raw, claim_n, window_n)
+            converse = _converse(raw, claim_n, window_n) or _received(raw, claim_n, window_n)
             if converse is not None:
                 # `you receive a statement from HR` for `HR sends each employee a statement`
                 sequence.append((a, word_keys | keys(converse)))
@@ -3454,6 +3454,26 @@ def _converse(word: str, claim: str, window: str) -> str | None:
     if theirs is None or theirs.receiving == mine.receiving or not same_roles(mine, theirs):
         return None
     return theirs.verb
+
+
+_RECEIVE_ACTION = re.compile(
+    r"(?<![\w-])(receives?|received|gets?|got|obtains?)\s+(?:an?\s+|the\s+)?([a-z]+)", re.I
+)
+_PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+(?:\w+ly\s+)?([a-z]+ed)\b")
+
+
+def _received(word: str, claim: str, window: str) -> str | None:
+    """`tickets receive an answer` for `tickets are answered`: receiving the action a
+    passive verb of the evidence names is that passive; the evidence's participle, or None."""
+    m = _RECEIVE_ACTION.search(claim)
+    if m is None or m.group(1).lower() != word.lower():
+        return None
+    subject = _content_keys(claim[: m.start()])
+    action = keys(m.group(2).lower())
+    for p in _PASSIVE.finditer(window):
+        if keys(p.group(1).lower()) & action and subject & _content_keys(window[: p.start()]):
+            return p.group(1)
+    return None
 
 
 def _roles_reversed(claim: str, sentences: str) -> list[RiskSignal]:

@@ -1121,12 +1121,12 @@ _PHRASE_QUANTITY = re.compile(
 )
 _ARTICLE_UNIT = re.compile(
     r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|times|after|than|over|up to|about"
-    r"|at least|at most"
+    r"|at least|at most|gets?|receives?|takes?|lasts?"
     r"|of(?=\s+an?\s+[a-z]+\s+(?:or|and)\s+(?:more|longer|less|shorter|over|under)(?![\w-])))"
     r"\s+((?:a|an|one)\s+([a-z]+))(?![\w-])"
 )
 """`within a week`, `once a day`, `for an hour`, `at least a week`, `rentals of a week or
-longer`: the article counts one of the unit."""
+longer`, `members get an hour`, `it takes a day`: the article counts one of the unit."""
 _TIMES_WORDS = frozenset({"twice", "thrice", "дважды", "трижды", "четырежды", "пятикратно"})
 _RU_FREQ_STEMS = {
     "суточн": "d", "ежедневн": "d", "еженедельн": "wk", "ежемесячн": "mo", "ежегодн": "yr",
