@@ -49,7 +49,7 @@ from stream.verify.lexicon import (
 )
 from stream.verify.model import RiskSignal
 from stream.verify.numerals import NUMBER_WORD_TOKENS
-from stream.verify.roles import reversed_roles, same_roles, transfer
+from stream.verify.roles import Transfer, reversed_roles, same_roles, transfer
 from stream.verify.slots import (
     _BOUND_PHRASE_RE as _BOUND_MASK,
 )
@@ -3476,6 +3476,13 @@ def _received(word: str, claim: str, window: str) -> str | None:
     return None
 
 
+def _roles_said(found: Transfer) -> str:
+    return (
+        f"{found.verb}: from {' '.join(found.giver) or '(unnamed)'} "
+        f"to {' '.join(found.recipient) or '(unnamed)'}"
+    )
+
+
 def _roles_reversed(claim: str, sentences: str) -> list[RiskSignal]:
     """The claim's transfer hands the evidence's giver the recipient's part and the
     recipient the giver's (`each employee sends HR a statement` for `HR sends each employee a
@@ -3487,10 +3494,7 @@ def _roles_reversed(claim: str, sentences: str) -> list[RiskSignal]:
     theirs = transfer(sentences)
     if theirs is None or not reversed_roles(mine, theirs):
         return []
-    detail = (
-        f"{' '.join(mine.giver)} → {' '.join(mine.recipient)} "
-        f"(evidence: {' '.join(theirs.giver)} → {' '.join(theirs.recipient)})"
-    )
+    detail = f"{_roles_said(mine)} (evidence: {_roles_said(theirs)})"
     return [RiskSignal(SignalCode.ENTITY_MISMATCH, detail)]
 
 

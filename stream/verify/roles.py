@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from stream.verify.lexicon import bases_of, keys, ru_lemmas, ru_tags, union
+from stream.verify.lexicon import bases_of, keys, predicate, ru_lemmas, ru_tags, union
 from stream.verify.tokens import EN_STOP, RU_STOP
 
 _EN_GIVE = frozenset(
@@ -136,8 +136,10 @@ def _en_transfer(text: str) -> Transfer | None:
     words = [m.group().lower() for m in _WORD.finditer(text, start)]
     for i, word in enumerate(words):
         kind = _en_kind(word)
-        if kind is None or i == 0 or words[i - 1] in _EN_DETERMINERS:
-            continue  # `the refund`, `a transfer`: a noun
+        if kind is None or i == 0 or words[i - 1] in _EN_DETERMINERS | _EN_PREPOSITIONS:
+            continue  # `the refund`, `a transfer`: a noun; `after getting a tattoo`: no clause
+        if not predicate(word, words[i - 1], words[i + 1] if i + 1 < len(words) else ""):
+            continue  # `for a full refund`: a noun after its adjective
         after = words[i + 1] if i + 1 < len(words) else ""
         if word in {"get", "gets", "got", "getting"} and after.endswith(("ed", "paid")):
             continue  # `get paid`, `get refunded`: a passive, read at the participle
@@ -199,6 +201,13 @@ def _en_roles(words: list[str], i: int, kind: str) -> Transfer | None:
     return Transfer(words[i], giver, recipient, receiving, addressed and not passive)
 
 
+_RU_MEASURES = (
+    "продолжительност", "стоимост", "размер", "объём", "объем", "вес", "срок", "длин",
+    "мощност", "ёмкост", "емкост", "высот", "ширин", "площад", "цен", "сумм", "количеств",
+    "образ", "способ", "пут", "частот",
+)  # fmt: skip
+"""Instrumental nouns that measure or say how (`отпуск продолжительностью 28 дней`), never
+the agent of a passive."""
 _RU_PREPOSITIONS = frozenset(
     """в во на с со к ко о об от до по за из у для при про над под без через между после
     перед""".split()
@@ -254,7 +263,7 @@ def _ru_transfer(words: list[str]) -> Transfer | None:
                 nominative.append(w)
             elif "datv" in cases and "nomn" not in cases and "accs" not in cases:
                 dative.append(w)
-            elif cases == {"ablt"}:
+            elif cases == {"ablt"} and not any(w.startswith(m) for m in _RU_MEASURES):
                 instrumental.append(w)
         addressed = any(w in _ADDRESSEE for w in clause[:i]) or word.endswith(("ете", "ите"))
         if kind == "give":
@@ -270,7 +279,8 @@ def _ru_transfer(words: list[str]) -> Transfer | None:
 
 
 def reversed_roles(claim: Transfer, evidence: Transfer) -> bool:
-    """The claim names the evidence's giver as its recipient and its recipient as its giver."""
+    """The claim names the evidence's giver as its recipient and its recipient as its giver
+    (both: one participant read in the other's place may be a misread clause)."""
     cg, cr = claim.giver_keys, claim.recipient_keys
     eg, er = evidence.giver_keys, evidence.recipient_keys
     return bool(cg & er and cr & eg and not cg & eg and not cr & er)
@@ -281,6 +291,11 @@ def same_roles(claim: Transfer, evidence: Transfer) -> bool:
     the document names)."""
     cg, cr = claim.giver_keys, claim.recipient_keys
     eg, er = evidence.giver_keys, evidence.recipient_keys
+    if not cg:
+        # the claim names no giver (`сотрудник получает отпуск` / `сотрудникам предоставляется
+        # отпуск`, `each employee receives a statement` / `HR sends each employee …`): the
+        # one participant it names is the recipient
+        return (bool(cr & er) and not cr & eg) or (claim.addressed and not cr and bool(er))
     if not cg or not cg & eg or cg & er:
         return False
     if claim.addressed and not cr:
