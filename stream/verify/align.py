@@ -2047,11 +2047,20 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 if _may_stand_for(p, w)
                 and _in_place(a, w, sequence, evidence_seq, content_only=True)
                 and _predicate_in(w, evidence_seq)
+                and (not _ru_verb(p.lower()) or _same_polarity(claim_n, a, focus, w))
             ]
             for p, (a, _b) in zip(paraphrased, missing_spans, strict=True)
         ]
         if (
             units >= MIN_PARAPHRASE_UNITS
+            and (
+                not any(_ru_verb(p.lower()) for p in paraphrased)
+                or (
+                    units >= RU_PARAPHRASE_UNITS
+                    and len(spare) <= RU_SPARE_WORDS
+                    and all(len(ws) == 1 for ws in stands_for)  # one verb in its place
+                )
+            )
             and len(paraphrased) <= max(1, units // 4)
             and all(stands_for)
             and not mismatches
@@ -2237,14 +2246,18 @@ _PROCESS = re.compile(
 
 def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
     """A claim's verb or adverb may paraphrase an evidence word of the same semantic field
-    (`fields`); adverbs may paraphrase any spare word; a Russian verb, a verb or an action
-    noun of the evidence (its tables have no fields)."""
+    (`fields`); an English adverb a spare adverb; a Russian verb a Russian verb (its tables
+    have no fields)."""
     if _OUTCOME.match(claim_word.lower()) and _PROCESS.match(evidence_word.lower()):
         return False  # `approved` is what a review may end in, not what `reviewed` says
     mine = fields(claim_word)
     if mine:
         return bool(mine & fields(evidence_word))
     low = claim_word.lower()
+    if _ru_verb(low):
+        # Russian tables have no fields: a verb may reword a verb standing in its place
+        # (`может уйти до 20 дней` / `может занять до 20 дней`)
+        return _ru_verb(evidence_word.lower())
     # an English adverb may reword a spare adverb (`immediately` / `at once`); a verb may
     # not, nor may an adverb stand for an adjective or a noun (`abroad` / `foreign currency`)
     return (
@@ -2257,6 +2270,13 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
 
 
 @lru_cache(maxsize=16384)
+def _ru_verb(word: str) -> bool:
+    """A Russian verb form (finite, infinitive, participle, gerund) by its first parse."""
+    parses = ru_lemmas(word) if not word.isascii() else ()
+    return bool(parses) and parses[0][1] in {"VERB", "INFN", "PRTS", "PRTF", "GRND"}
+
+
+@lru_cache(maxsize=16384)
 def _is_adverb(word: str) -> bool:
     from stream.verify.lexicon import table
 
@@ -2264,6 +2284,12 @@ def _is_adverb(word: str) -> bool:
 
 
 MIN_PARAPHRASE_UNITS = 3
+RU_PARAPHRASE_UNITS = 6
+"""A Russian verb rewords one of the evidence only in a claim of this many units: its tables
+have no semantic fields, so what anchors the reading is everything else aligning."""
+RU_SPARE_WORDS = 4
+"""… and in a focus with at most this many words the claim does not use (a sentence that
+says much else is not the one the claim rewords)."""
 """A claim of fewer content units is mostly its verb: too little left to anchor a paraphrase."""
 ANCHOR_DISTANCE = 3
 
@@ -2305,6 +2331,16 @@ def _in_place(
         if any(keys_ & k for _, keys_ in evidence_seq[lo:hi] for k in anchors):
             return True
     return False
+
+
+def _same_polarity(claim: str, at: int, focus: str, word: str) -> bool:
+    """The evidence word a claim's Russian verb rewords is negated where the claim's is
+    (`приглашают` is no rewording of `не пускают`). Not for English, where a negated bound
+    (`not retained beyond 7 days` / `kept for no more than 7 days`) negates a verb the
+    claim's bound leaves plain."""
+    mine = _negated_at(claim, at)
+    found = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", focus)]
+    return any(_negated_at(focus, pos) == mine for pos in found) if found else True
 
 
 def _predicate_in(word: str, evidence_seq: list[tuple[str, frozenset[str]]]) -> bool:
