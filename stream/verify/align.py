@@ -2040,11 +2040,18 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         spare = _spare_words(focus, frozen_keys)
         evidence_seq = _sequence(focus)
         sequence.sort()
+        strict = [
+            (p, w)
+            for p in paraphrased
+            if has_cjk(p)
+            for w in spare
+            if has_cjk(w) and not _may_stand_for(p, w) and _zh_kin(p, w)
+        ]
         stands_for = [
             [
                 w
                 for w in spare
-                if _may_stand_for(p, w)
+                if (_may_stand_for(p, w) or (p, w) in strict)
                 and _in_place(a, w, sequence, evidence_seq, content_only=True)
                 and _predicate_in(w, evidence_seq)
                 and (not _ru_verb(p.lower()) or _same_polarity(claim_n, a, focus, w))
@@ -2054,7 +2061,14 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         if (
             units >= MIN_PARAPHRASE_UNITS
             and (
-                not any(_ru_verb(p.lower()) for p in paraphrased)
+                not (
+                    any(_ru_verb(p.lower()) for p in paraphrased)
+                    or any(
+                        (p, w) in strict
+                        for p, ws in zip(paraphrased, stands_for, strict=True)
+                        for w in ws
+                    )
+                )
                 or (
                     units >= RU_PARAPHRASE_UNITS
                     and len(spare) <= RU_SPARE_WORDS
@@ -2267,6 +2281,13 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
         and low not in _TIME_ADVERBS
         and _is_adverb(evidence_word.lower())
     )
+
+
+def _zh_kin(claim_word: str, evidence_word: str) -> bool:
+    """Two Chinese verbs of one middle Cilin class (`告诉` Hi15A / `通知` Hi15B): kin enough
+    to reword each other only where everything else of the claim anchors the reading."""
+    mine = {f[:-1] for f in fields(claim_word)}
+    return bool(mine & {f[:-1] for f in fields(evidence_word)})
 
 
 @lru_cache(maxsize=16384)
