@@ -2070,8 +2070,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                     )
                 )
                 or (
-                    units >= RU_PARAPHRASE_UNITS
-                    and len(spare) <= RU_SPARE_WORDS
+                    units >= STRICT_PARAPHRASE_UNITS
+                    and len(spare) <= STRICT_SPARE_WORDS
                     and all(len(ws) == 1 for ws in stands_for)  # one verb in its place
                 )
             )
@@ -2305,10 +2305,11 @@ def _is_adverb(word: str) -> bool:
 
 
 MIN_PARAPHRASE_UNITS = 3
-RU_PARAPHRASE_UNITS = 6
-"""A Russian verb rewords one of the evidence only in a claim of this many units: its tables
-have no semantic fields, so what anchors the reading is everything else aligning."""
-RU_SPARE_WORDS = 4
+STRICT_PARAPHRASE_UNITS = 6
+"""A Russian verb (its tables have no semantic fields) or a Chinese one of the evidence verb's
+middle Cilin class only (not its small one) rewords it in a claim of this many units: what
+anchors the reading is everything else aligning."""
+STRICT_SPARE_WORDS = 4
 """… and in a focus with at most this many words the claim does not use (a sentence that
 says much else is not the one the claim rewords)."""
 """A claim of fewer content units is mostly its verb: too little left to anchor a paraphrase."""

@@ -1612,6 +1612,8 @@ ZH_BOUND_BEFORE = re.compile(
     r"低于|至少|不少于|多于|超过|高于|不低于|不高于|大于|小于|满|最高|上限|封顶|最低|最少|下限|最长|最短|最晚|最迟|"
     r"最早|达到)[^\d，。；]{0,6}\d"
 )
+_ZH_AHEAD = re.compile(r"前|提前")
+"""`最晚在出发前2小时`, `最迟提前3天`: the latest time is a lead of at least that long."""
 _ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
     "最多": "upper", "至多": "upper", "不超过": "upper", "少于": "upper", "低于": "upper",
@@ -1760,6 +1762,8 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
                 text[max(0, m.start() - 12) : m.start()]
             ):
                 kind = FLIPPED[kind]  # 不能连续使用超过3天: <= 3
+            elif m.group(1) in ("最晚", "最迟") and _ZH_AHEAD.search(m.group(0)):
+                kind = FLIPPED[kind]  # 最晚在就诊前12小时: at least 12 hours ahead
             spans.append((m.end() - 1, m.end() - 1, kind))
         for m in _ZH_BOUND_AFTER.finditer(text):
             spans.append((m.start(), m.start(), _ZH_BOUND_KIND[m.group(1)]))
