@@ -1421,9 +1421,9 @@ def _denied(lowered: str) -> frozenset[str]:
     return frozenset(k for k in found if not k.startswith("2:"))
 
 
-_ZH_NEGATED_LIST = re.compile(r"(?:、[\u4e00-\u9fff]{2})+(?![\u4e00-\u9fff])")
+_ZH_NEGATED_LIST = re.compile(r"(?:(?:、|或者|或|和|及)[\u4e00-\u9fff]{2})+(?![\u4e00-\u9fff])")
 """Further members of a list after a negated word, each of two characters up to the clause
-end (`取消、修改，`)."""
+end (`取消、修改，`, `取消或更改，`)."""
 _ZH_CLAUSE_END = re.compile(r"[,;!?，；。！？、]|[.:](?!\d)")
 """Where a Chinese negation's clause ends (not the point of `675.2` or the colon of `9:30`)."""
 
