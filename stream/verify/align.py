@@ -4282,6 +4282,11 @@ def _substitutions(
         hit = next((e for e in extra if _antonym(word, e)), None)
         if hit is None and has_cjk(word):
             hit = next((x for x, y in _ANTONYMS if has_cjk(x) and y in word and x in focus), None)
+        if hit and _NEGATOR.fullmatch(hit.lower()) and _NEGATOR.search(claim):
+            # the claim states the prohibition itself (`применять нельзя, разрешены только
+            # органические` for `… запрещено, допускаются только органические`): its
+            # permission is about what the evidence permits, not against the prohibition
+            hit = None
         if hit:
             out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     lowered = claim.lower()
