@@ -3256,8 +3256,10 @@ def _complement_rule(
         return []  # the negation governs the bound (`not after 21:00`): another reading
     clash = [signal, negation[0]]
     permitted_kind = flipped.group(3) if claim_negated else flipped.group(1)
-    # a cap (`may rent no more than two`) is necessary by what it says: more is not allowed
-    if permitted_kind != "upper" and not _NECESSITY.search(permitted):
+    # a cap (`may rent no more than two`) is necessary by what it says: more is not allowed;
+    # a bound in a condition (`admitted if you arrive no more than 30 minutes late`) is not
+    capped = permitted_kind == "upper" and not _CASE_WORD.search(permitted)
+    if not capped and not _NECESSITY.search(permitted):
         return clash
     # the denial is the rule's necessity read from the other side: `cannot` for `can only`,
     # and the necessity word itself is what the negation says
@@ -3273,6 +3275,10 @@ def _complement_rule(
     return [_SAME_RULE, *clash, *said_so]
 
 
+_CASE_WORD = re.compile(
+    r"(?<![\w-])(?:if|when|whenever|provided|unless|если|когда|при условии)(?![\w-])|如果|若|只要",
+    re.IGNORECASE,
+)
 _FLIPPED_BOUND = re.compile(r"(upper|lower) (\d+(?:\.\d+)?) \(evidence: (?!\1)(upper|lower)\)")
 
 

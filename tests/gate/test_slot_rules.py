@@ -3609,6 +3609,285 @@ FIFTEENTH_ROUND = [
 """`rules-3.11`."""
 
 
+SIXTEENTH_ROUND = [
+    # who gives and who receives: a transfer restated from the other side aligns, roles
+    # handed over are another statement
+    (
+        "Each employee receives a leave balance statement from HR in January.",
+        "The HR department sends each employee a leave balance statement in January.",
+        "en",
+        "entailed",
+    ),
+    (
+        "HR gets a leave balance statement from each employee in January.",
+        "The HR department sends each employee a leave balance statement in January.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "The customer pays the shop a fee.",
+        "The shop pays the customer a fee.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "The landlord receives the deposit from the tenant.",
+        "The landlord returns the deposit to the tenant.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "The tenant pays the landlord a fee of 50 euros for late payments.",
+        "The landlord charges the tenant a fee of 50 euros for late payments.",
+        "en",
+        "entailed",
+    ),
+    (
+        "The landlord pays the tenant a fee of 50 euros for late payments.",
+        "The landlord charges the tenant a fee of 50 euros for late payments.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Сотрудник получает справку от отдела кадров.",
+        "Справка выдаётся сотруднику отделом кадров.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Отдел кадров получает от сотрудника справку.",
+        "Отдел кадров выдаёт сотруднику справку.",
+        "ru",
+        "contradicted",
+    ),
+    # receiving the action a passive names is that passive
+    (
+        "Priority 2 tickets receive an answer within eight business hours.",
+        "Priority 2 tickets are answered within 8 business hours.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Priority 2 tickets receive an answer within eight business hours.",
+        "Priority 2 tickets are rejected within 8 business hours.",
+        "en",
+        "insufficient",
+    ),
+    # an amount whose unit the claim leaves to its neighbour is read with its own part
+    (
+        "Цельную кровь мужчинам можно сдавать до пяти раз в год, а женщинам до четырёх.",
+        "Мужчины могут сдавать цельную кровь не чаще 5 раз в год, а женщины — не чаще 4 раз в год.",
+        "ru",
+        "entailed",
+    ),
+    # hours: a bare hour after an afternoon time, a range's start in its end's part of the day
+    (
+        "如果延迟到下午六点退房，需要加收半天房费，六点以后退房按全天房费收取。",
+        "延迟退房至下午6点的，加收半天房费，下午6点以后退房的按全天房费收取。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "Emergency appointments are available on weekdays between 8 and 10 in the morning.",
+        "Emergency appointments are available on weekdays from 8 am to 10 am.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Emergency appointments are available on weekdays between 8 and 11 in the morning.",
+        "Emergency appointments are available on weekdays from 8 am to 10 am.",
+        "en",
+        "insufficient",
+    ),
+    # a negation before a hedge negates the verb after it
+    (
+        "Aspirin usually stops you from giving whole blood.",
+        "Aspirin does not usually stop you from giving whole blood.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Aspirin usually does not stop you from giving whole blood.",
+        "Aspirin does not usually stop you from giving whole blood.",
+        "en",
+        "entailed",
+    ),
+    # a clause affirming what the evidence's one unconditional denial names
+    (
+        "The warranty covers storm damage but not damage caused by fire.",
+        "The warranty does not cover damage caused by storms, fire, pests or unauthorised "
+        "modifications.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "The warranty covers storm damage but not damage caused by fire.",
+        "The warranty does not cover damage caused by fire, pests or unauthorised modifications.",
+        "en",
+        "insufficient",
+    ),
+    # numbers: a decimal percentage in words, quarterly as every three months
+    ("组件之后每年衰减不超过百分之零点五五。", "组件此后每年衰减不超过0.55%。", "zh", "entailed"),
+    ("组件之后每年衰减不超过百分之零点六。", "组件此后每年衰减不超过0.55%。", "zh", "insufficient"),
+    (
+        "In dry regions, panels are cleaned every three months.",
+        "In dry regions, panels are cleaned quarterly.",
+        "en",
+        "entailed",
+    ),
+    (
+        "In dry regions, panels are cleaned every four months.",
+        "In dry regions, panels are cleaned quarterly.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "В засушливых регионах панели очищают раз в три месяца.",
+        "В засушливых регионах панели очищают ежеквартально.",
+        "ru",
+        "entailed",
+    ),
+    ("干旱地区每三个月清洁一次。", "干旱地区每季度清洁一次。", "zh", "entailed"),
+    # a deadline ahead of an implicit event is a lead of at least that long; `up to` is not
+    (
+        "You need to pay no later than 48 hours beforehand.",
+        "Lessons must be paid for at least 48 hours in advance.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Planned maintenance is announced up to 72 hours in advance.",
+        "Planned maintenance is announced at least 72 hours in advance.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "您如果要取消预约，最晚要在就诊前12小时告诉前台。",
+        "如需取消预约，请至少在就诊前12小时通知前台。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "您如果要取消预约，最多要在就诊前12小时告诉前台。",
+        "如需取消预约，请至少在就诊前12小时通知前台。",
+        "zh",
+        "contradicted",
+    ),
+    # the complement of a bound, read from the side that states it as necessary or as a cap
+    (
+        "You will be admitted to an exam only if you arrive no more than 30 minutes after it "
+        "starts.",
+        "Candidates who arrive more than 30 minutes after the start of the exam will not be "
+        "admitted.",
+        "en",
+        "entailed",
+    ),
+    (
+        "You will be admitted to an exam if you arrive no more than 30 minutes after it starts.",
+        "Candidates who arrive more than 30 minutes after the start of the exam will not be "
+        "admitted.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Арендовать больше двух участков нельзя.",
+        "Один арендатор может арендовать не более двух участков.",
+        "ru",
+        "entailed",
+    ),
+    # `any` before a rule's bare noun; not before a definite one
+    (
+        "You may be held responsible for any damage found on a bike.",
+        "You may be held responsible for damage found on a bike.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Sandbox keys do not count against any rate limit.",
+        "Sandbox keys do not count against the production rate limit.",
+        "en",
+        "insufficient",
+    ),
+    # the clause with the claim's amount stays however few words it shares
+    (
+        "Dogs must be vaccinated against distemper and parvovirus at least 14 days before their "
+        "stay.",
+        "All dogs must be vaccinated against distemper, parvovirus and kennel cough at least 14 "
+        "days before their stay begins.",
+        "en",
+        "entailed",
+    ),
+    # a negated requirement negates what it requires
+    (
+        "You can get an emergency appointment without a referral.",
+        "Emergency appointments do not require a referral.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Emergency appointments require a referral.",
+        "Emergency appointments do not require a referral.",
+        "en",
+        "contradicted",
+    ),
+    # verbs: after a blanked modal; Russian and Chinese kin verbs in place, strictly
+    (
+        "The committee may give you a mark of zero for the exam.",
+        "The committee may award a mark of zero for the exam.",
+        "en",
+        "entailed",
+    ),
+    (
+        "На проверку качества возвращённого товара может уйти до двадцати дней.",
+        "Проверка качества возвращённого товара может занять до 20 дней.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Православные активисты приглашают людей с белыми лентами оппозиции в Храм Христа "
+        "Спасителя.",
+        "Православные активисты не пускают людей с белыми лентами оппозиции к входу в Храм "
+        "Христа Спасителя.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Мужчина сошел с автобуса.",
+        "На одной из остановок в автобус вошел мужчина.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Цена билета уменьшается каждый год на пять процентов.",
+        "Цена билета увеличивается каждый год на пять процентов.",
+        "ru",
+        "contradicted",
+    ),
+    # a negation governs the verbs coordinated with 或; a claim's own prohibition
+    (
+        "特价预订一旦确认，就不能取消或更改，也不会退款。",
+        "特价预订一经确认不可取消、不可更改，也不予退款。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "特价预订一旦确认，就可以取消或更改。",
+        "特价预订一经确认不可取消、不可更改，也不予退款。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "Химические пестициды и минеральные удобрения применять нельзя, разрешены только "
+        "органические средства.",
+        "Использование химических пестицидов и минеральных удобрений запрещено, допускаются "
+        "только органические средства.",
+        "ru",
+        "insufficient",
+    ),
+]
+"""`rules-3.12`."""
+
+
 ROUNDS = {
     "fifth": FIFTH_ROUND,
     "sixth": SIXTH_ROUND,
@@ -3621,6 +3900,7 @@ ROUNDS = {
     "thirteenth": THIRTEENTH_ROUND,
     "fourteenth": FOURTEENTH_ROUND,
     "fifteenth": FIFTEENTH_ROUND,
+    "sixteenth": SIXTEENTH_ROUND,
 }
 """Each round's rules beside the guards that keep them from accepting more (one test; the
 case id names the round: `-k fourteenth`)."""
