@@ -30,6 +30,8 @@ EN_TOP_SENSES = 2
 orders senses by frequency in tagged text): `keep` ~ `maintain`, never `keep` ~ `dungeon`."""
 MAX_GROUP = 8
 """Larger groups are loose (Cilin puts 可以 among 60 words for `good`): left out."""
+RU_MAX_FIELD = 40
+"""A wiki-ru-wordnet synset of up to this many words is a semantic field (`fields`)."""
 ZH_MAX_GROUP = 16
 """Cilin's `=` groups of words of two or more characters are true synonyms up to this size
 (使用 / 采用 / 运用 …); single characters, which are ambiguous, are left out first."""
@@ -248,6 +250,15 @@ def russian() -> Iterator[str]:
                 members.setdefault(int(sid), set()).add(word)
     groups = {tuple(sorted(m)) for m in members.values() if 2 <= len(m) <= MAX_GROUP}
     yield from (f"= {' '.join(g)}" for g in sorted(groups))
+    # every synset up to RU_MAX_FIELD words as a semantic field (`уведомлять`, `предупреждать`,
+    # `известить` share one of 40): too loose for synonyms, what a verb reworded in place of
+    # another must share with it (Russian has no WordNet fields)
+    yield f"# fields: synsets of 2 to {RU_MAX_FIELD} words"
+    yield from (
+        f"% {sid} {' '.join(sorted(m))}"
+        for sid, m in sorted(members.items())
+        if 2 <= len(m) <= RU_MAX_FIELD
+    )
 
 
 def chinese() -> Iterator[str]:

@@ -644,8 +644,13 @@ def _segments(
         # the clause stating one of the claim's amounts carries it, however few of its words
         # it shares (`distemper, parvovirus and kennel cough at least 14 days before …`)
         keep = [
-            kept or any(same_amount(q, e) for q in amounts for e in quantities(text))
-            for kept, (text, _) in zip(keep, parts, strict=True)
+            kept
+            or (
+                any(same_amount(q, e) for q in amounts for e in quantities(text))
+                # not the second end of a range parted at its `and` (`between 1 | 3 months`)
+                and not (i and _ENDS_WITH_NUMBER.search(parts[i - 1][0]))
+            )
+            for i, (kept, (text, _)) in enumerate(zip(keep, parts, strict=True))
         ]
     covered = frozenset().union(*(k for (_, k), kept in zip(parts, keep, strict=True) if kept))
     for i, (text, k) in enumerate(parts):
@@ -674,6 +679,10 @@ def _segments(
     return "; ".join(p.strip() for p in kept) if kept else focus
 
 
+_ENDS_WITH_NUMBER = re.compile(
+    r"(?:\d|(?<![\w-])(?:" + "|".join(sorted(EN_NUMBERS, key=len, reverse=True)) + r"))\s*$",
+    re.IGNORECASE,
+)
 _SAME_SUBJECT = re.compile(
     r"^\s*(?:(?:but|and|но|а|и)\s+)?(?:it|this|they|that|он|она|оно|они|это)(?![\w-])",
     re.IGNORECASE,
@@ -2061,14 +2070,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         if (
             units >= MIN_PARAPHRASE_UNITS
             and (
-                not (
-                    any(_ru_verb(p.lower()) for p in paraphrased)
-                    or any(
-                        (p, w) in strict
-                        for p, ws in zip(paraphrased, stands_for, strict=True)
-                        for w in ws
-                    )
-                )
+                not any(
+                    not p.isascii() and not fields(p) & fields(w)
+                    for p, ws in zip(paraphrased, stands_for, strict=True)
+                    for w in ws
+                )  # a Russian or Chinese reading no small class backs is read strictly
                 or (
                     units >= STRICT_PARAPHRASE_UNITS
                     and len(spare) <= STRICT_SPARE_WORDS
@@ -2269,9 +2275,10 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
         return bool(mine & fields(evidence_word))
     low = claim_word.lower()
     if _ru_verb(low):
-        # Russian tables have no fields: a verb may reword a verb standing in its place
-        # (`может уйти до 20 дней` / `может занять до 20 дней`)
-        return _ru_verb(evidence_word.lower())
+        # a verb the synsets do not know may reword one they do not know either, standing in
+        # its place (`может уйти до 20 дней` / `может занять до 20 дней`); one they know has
+        # a field of its own that the claim's verb is not in (`заканчивается`)
+        return _ru_verb(evidence_word.lower()) and not fields(evidence_word)
     # an English adverb may reword a spare adverb (`immediately` / `at once`); a verb may
     # not, nor may an adverb stand for an adjective or a noun (`abroad` / `foreign currency`)
     return (
@@ -2457,14 +2464,26 @@ _WITHIN = re.compile(r"(?<![\w-])в\s+течение\s+(?:[а-яё]+\s+)?$", re.
 `for 5 days` (a span: `хранятся 5 дней`) by the verb, which the bound does not read."""
 
 
+_CAP_BEFORE = re.compile(
+    r"(?<![\w-])(?:не\s+более|не\s+больше|не\s+дольше|не\s+свыше|максимум|до)\s+"
+    r"(?:чем\s+)?(?:[а-яё]+\s+)?$",
+    re.IGNORECASE,
+)
+"""A cap on a span (`длится не более трёх дней`), which `в течение` (a span or a deadline)
+does not state; a deadline (`не позже чем через 5 дней`) it may."""
+
+
 def _within_either(number: str, claim: str, focus: str) -> bool:
-    """Either side writes `number` after `в течение`: an upper bound or the plain amount on
-    the other side says the same."""
-    return any(
-        _WITHIN.search(side, 0, side.find(q.text))
+    """One side writes `number` after `в течение` and the other states it plainly, after
+    `в течение` too, or as a deadline (`не позже чем через`), not as a cap."""
+    before = [
+        [side[: side.find(q.text)] for q in quantities(normalize_zh(side))
+         if f"#{q.value}" == number and side.find(q.text) >= 0]
         for side in (claim, focus)
-        for q in quantities(normalize_zh(side))
-        if f"#{q.value}" == number and side.find(q.text) >= 0
+    ]  # fmt: skip
+    within = [any(_WITHIN.search(b) for b in side) for side in before]
+    return any(within) and not any(
+        _CAP_BEFORE.search(b) for side, w in zip(before, within, strict=True) if not w for b in side
     )
 
 

@@ -665,11 +665,18 @@ def fields(word: str) -> frozenset[str]:
     """The semantic field of an English verb (its first WordNet senses and their hypernyms two
     steps up) or of a Chinese word (its small Cilin class): a paraphrased verb must share one
     with the evidence word it stands for (`submitted` / `sent`, never `compressed` /
-    `encrypted`). Russian words have none: the Russian table carries no fields (LibreOffice's
-    thesaurus was measured not to pay, docs/checker-quality.md)."""
+    `encrypted`). A Russian word's fields are the wiki-ru-wordnet synsets of its first lemma,
+    of any size up to 40 (`уведомлять` / `предупреждать`; LibreOffice's thesaurus was measured
+    not to pay, docs/checker-quality.md)."""
     if any("\u3400" <= c <= "\u9fff" for c in word):
         return table("zh").fields.get(word, EMPTY)
     if not word.isascii():
-        return EMPTY
+        parses = ru_lemmas(word.lower())
+        if not parses:
+            return EMPTY
+        lemma = parses[0][0].replace("ё", "е")
+        found = table("ru").fields
+        # `уведомляться` is the passive of `уведомлять`, which the synsets list
+        return found.get(lemma) or found.get(lemma.removesuffix("ся").removesuffix("сь"), EMPTY)
     t = table("en")
     return union(t.fields.get(b, EMPTY) for b in _en_bases(word.lower()) or (word.lower(),))

@@ -1475,9 +1475,11 @@ NINTH_ROUND = [
     # an amount of two units stays one amount: no value of its other half
     ("Children under 6 years and 6 months need a permit.",
      "Children younger than 6 years and 6 months need a permit.", "en", "entailed"),
+    # insufficient until rules-3.12 (the bound phrases of `не менее чем через` changed how
+    # the evidence's clause is bounded): the claim restates the evidence
     ("Детей младше шести лет и шести месяцев принимают только с разрешения.",
      "Детей, которым не исполнилось шести лет и шести месяцев, принимают только с разрешения.",
-     "ru", "insufficient"),
+     "ru", "entailed"),
     # the end of a Chinese range of hours is in its start's part of the day
     ("如果您在下午2点到6点之间退房，需加收半天房费。", "14:00至18:00之间退房的，加收半天房费。", "zh",
      "entailed"),
@@ -3856,6 +3858,20 @@ SIXTEENTH_ROUND = [
         "На одной из остановок в автобус вошел мужчина.",
         "ru",
         "insufficient",
+    ),
+    # a Russian verb of the evidence verb's wiki-ru-wordnet synset (a field) rewords it
+    (
+        "Клиентов предупреждают о плановых работах минимум за двое суток.",
+        "О плановых работах клиенты уведомляются не менее чем за 48 часов.",
+        "ru",
+        "entailed",
+    ),
+    # `в течение N` against a deadline (not against a cap: a ninth-round guard)
+    (
+        "Результаты экзамена публикуются не позже чем через пять рабочих дней после экзамена.",
+        "Результаты экзамена публикуются в течение 5 рабочих дней после экзамена.",
+        "ru",
+        "entailed",
     ),
     (
         "Цена билета уменьшается каждый год на пять процентов.",
