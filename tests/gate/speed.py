@@ -57,16 +57,29 @@ def claims_per_s(file: Path, pythonpath: str | None) -> float:
 
 
 def share_compiled_tables(here: Path, baseline: Path) -> int:
-    """Copy this checkout's compiled lexical tables (`make` builds them; `git archive` has
-    none) into the baseline, so both sides look words up the same way: each compiled file
-    names the digest of its text table, and a baseline whose text differs reads its text
-    instead. Returns how many were copied."""
+    """Give the baseline compiled lexical tables (`make` builds them; `git archive` has none),
+    so both sides look words up the same way: this checkout's where the text tables are the
+    same, compiled from the baseline's own text where they differ (each compiled file names
+    the digest of its text table, and a baseline given another's would read its slow text
+    instead). Returns how many tables the baseline has compiled."""
     source, target = here / "stream" / "verify" / "data", baseline / "stream" / "verify" / "data"
     if not target.is_dir():
         return 0
     copied = 0
     for table in sorted(source.glob("*.dawg")):
-        shutil.copy2(table, target / table.name)
+        text = table.with_suffix(".txt.gz")
+        theirs = target / text.name
+        if not theirs.is_file() or (text.is_file() and theirs.read_bytes() == text.read_bytes()):
+            shutil.copy2(table, target / table.name)
+        else:
+            subprocess.run(
+                [sys.executable, "-m", "stream.lexicon.compiled", str(theirs)],
+                env={**os.environ, "PYTHONPATH": str(baseline)},
+                cwd=baseline,
+                check=True,
+                capture_output=True,
+                timeout=RUN_TIMEOUT_S,
+            )
         copied += 1
     return copied
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,26 @@ def test_the_baseline_gets_the_compiled_tables_of_this_checkout(tmp_path: Path) 
     assert copied.read_bytes() == b"compiled"
     assert not (baseline / "stream" / "verify" / "data" / "lexicon-en.txt.gz").exists()
     assert speed.share_compiled_tables(here, tmp_path / "no-package") == 0
+
+
+def test_a_baseline_with_another_text_table_compiles_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table compiled from another text names another digest: the baseline would read its
+    slow text table and look slower than it is."""
+    here, baseline = tmp_path / "here", tmp_path / "baseline"
+    for root in (here, baseline):
+        (root / "stream" / "verify" / "data").mkdir(parents=True)
+    (here / "stream" / "verify" / "data" / "lexicon-ru.dawg").write_bytes(b"compiled")
+    (here / "stream" / "verify" / "data" / "lexicon-ru.txt.gz").write_bytes(b"new text")
+    theirs = baseline / "stream" / "verify" / "data" / "lexicon-ru.txt.gz"
+    theirs.write_bytes(b"old text")
+    calls: list[list[str]] = []
+
+    def run(args: list[str], **kwargs: object) -> None:
+        calls.append(args)
+
+    monkeypatch.setattr("subprocess.run", run)
+    assert speed.share_compiled_tables(here, baseline) == 1
+    assert calls == [[sys.executable, "-m", "stream.lexicon.compiled", str(theirs)]]
+    assert not (baseline / "stream" / "verify" / "data" / "lexicon-ru.dawg").exists()
