@@ -2049,18 +2049,18 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         spare = _spare_words(focus, frozen_keys)
         evidence_seq = _sequence(focus)
         sequence.sort()
-        strict = [
+        kin = [
             (p, w)
             for p in paraphrased
             if has_cjk(p)
             for w in spare
             if has_cjk(w) and not _may_stand_for(p, w) and _zh_kin(p, w)
-        ]
+        ]  # read only under the strict conditions below, as fieldless Russian verbs are
         stands_for = [
             [
                 w
                 for w in spare
-                if (_may_stand_for(p, w) or (p, w) in strict)
+                if (_may_stand_for(p, w) or (p, w) in kin)
                 and _in_place(a, w, sequence, evidence_seq, content_only=True)
                 and _predicate_in(w, evidence_seq)
                 and (not _ru_verb(p.lower()) or _same_polarity(claim_n, a, focus, w))

@@ -105,7 +105,8 @@ def _content(words: list[str]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def transfer(text: str) -> Transfer | None:
-    """The transfer the first clause of `text` with a verb of transfer states, or None."""
+    """The transfer the first verb of transfer of `text` states (in English, of its main
+    clause when a subordinate clause or a phrase opens it), or None."""
     words = [m.group().lower() for m in _WORD.finditer(text)]
     if not words or len(words) > MAX_CLAUSE_WORDS:
         return None
@@ -147,7 +148,9 @@ def _en_transfer(text: str) -> Transfer | None:
     return None
 
 
-def _en_roles(words: list[str], i: int, kind: str) -> Transfer | None:
+def _en_roles(words: list[str], i: int, kind: str) -> Transfer:
+    """The roles around the verb of transfer `words[i]`: the subject before it, the objects
+    and the `to`/`from`/`by` phrases after it up to the clause's end."""
     subject_words = words[:i]
     passive = any(w in _EN_BE for w in words[max(0, i - 3) : i]) and (
         words[i].endswith(("ed", "en")) or words[i] in {"sent", "paid", "lent", "sold", "got"}
@@ -229,6 +232,7 @@ def _ru_kind(word: str) -> tuple[str, bool] | None:
 
 
 def _ru_case(word: str, previous: str) -> set[str]:
+    """The cases a Russian noun may be in, or `<preposition>+` after a preposition."""
     if previous in _RU_PREPOSITIONS:
         return {f"{previous}+"}
     found = set()
@@ -247,15 +251,14 @@ def _ru_transfer(words: list[str]) -> Transfer | None:
         if found is None:
             continue
         kind, passive = found
-        clause = words
         nominative: list[str] = []
         dative: list[str] = []
         instrumental: list[str] = []
         source: list[str] = []
-        for k, w in enumerate(clause):
+        for k, w in enumerate(words):
             if k == i:
                 continue
-            previous = clause[k - 1] if k else ""
+            previous = words[k - 1] if k else ""
             cases = _ru_case(w, previous)
             if cases & {"от+", "у+"}:
                 source.append(w)  # `получает от отдела`, `у продавца`
@@ -265,7 +268,7 @@ def _ru_transfer(words: list[str]) -> Transfer | None:
                 dative.append(w)
             elif cases == {"ablt"} and not any(w.startswith(m) for m in _RU_MEASURES):
                 instrumental.append(w)
-        addressed = any(w in _ADDRESSEE for w in clause[:i]) or word.endswith(("ете", "ите"))
+        addressed = any(w in _ADDRESSEE for w in words[:i]) or word.endswith(("ете", "ите"))
         if kind == "give":
             if passive:
                 giver, recipient = _content(instrumental), _content(dative)
