@@ -3108,7 +3108,7 @@ def _zh_place(word: str) -> bool:
     return has_cjk(word) and (word[-1] in "内里上中外" or zh_tags(word).get(word, "") in {"s", "f"})
 
 
-_CONTRAST_JOINS = frozenset({"а", "whereas", "but"})
+_CONTRAST_JOINS = frozenset({"а", "whereas", "but", "но", "однако"})
 """Joins that set two statements side by side (`входящие бесплатны, а исходящие стоят 19
 рублей`, `may book premium economy, but business class requires approval`): the clauses are
 parallel whatever words they share."""
@@ -3316,10 +3316,16 @@ def _mixed_clauses(
     split = _ZH_CLAUSE if has_cjk(claim) else latin_split
     if not split.search(sentences) or split.search(claim.strip("。.！!？? ")):
         return []
-    for sentence in _SENTENCE_END.split(sentences):
+    every = _SENTENCE_END.split(sentences)
+    for n, sentence in enumerate(every):
         clauses, contrasted = _contrasted_clauses(split, sentence)
         if len(clauses) < 2:
             continue
+        # a merged claim's words from the other sentence (`отпуск длится 28 календарных дней,
+        # и его можно делить …`) are that sentence's, not one of these clauses'
+        elsewhere = frozenset().union(
+            *(_content_keys(other) for k, other in enumerate(every) if k != n)
+        )
         words = [_clause_words(c) for c in clauses]
         # words by their keys: `возвращаются` in one clause is `возвращается` in the other
         word_keys = [{w: keys(w.lower()) for w in ws} for ws in words]
@@ -3339,8 +3345,16 @@ def _mixed_clauses(
                     continue  # a frame and a statement (`в области …, пострадал подросток`)
                 a = {w for w in words[i] if not word_keys[i][w] & clause_keys[j]} - topic
                 b = {w for w in words[j] if not word_keys[j][w] & clause_keys[i]}
-                taken_a = {w for w in a if _in_claim(w, claim, claim_keys)}
-                taken_b = {w for w in b if _in_claim(w, claim, claim_keys)}
+                taken_a = {
+                    w
+                    for w in a
+                    if _in_claim(w, claim, claim_keys) and not keys(w.lower()) & elsewhere
+                }
+                taken_b = {
+                    w
+                    for w in b
+                    if _in_claim(w, claim, claim_keys) and not keys(w.lower()) & elsewhere
+                }
                 left_a = {w for w in a - taken_a if not _is_adverb(w)}
                 left_b = {w for w in b - taken_b if not _is_adverb(w)}
                 if taken_a and taken_b and left_a and left_b:
