@@ -1913,6 +1913,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             q, sentences, q_keys, others, claim_bounds=c_bounds, negated=_has_negation(claim_n)
         )
         if found_in is None:
+            mismatches += _case_dropped(q, sentences, q_keys | _content_keys(claim_n))
             continue
         amounts = found_in[1]
         if not any(same_amount(q, e) for e in amounts):
@@ -2485,6 +2486,38 @@ def _within_either(number: str, claim: str, focus: str) -> bool:
     return any(within) and not any(
         _CAP_BEFORE.search(b) for side, w in zip(before, within, strict=True) if not w for b in side
     )
+
+
+def _case_dropped(q: Quantity, sentences: str, claim_keys: frozenset[str]) -> list[RiskSignal]:
+    """The claim's amount is what one of two contrasted clauses gives, the other giving another
+    amount of its kind (`files uploaded through the desktop app can be up to 50 GB, while
+    uploads through the web browser are limited to 5 GB`), and the claim has none of the words
+    that set its clause apart: it states for every case what holds for one."""
+    if has_cjk(sentences) or q.unit is None:
+        return []
+    for sentence in _SENTENCE_END.split(sentences):
+        clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+        if len(clauses) != 2:
+            continue  # `;`, `but`, `while`, `whereas`, `а`, `но`: two statements side by side
+        amounts = [quantities(normalize_zh(c)) for c in clauses]
+        for i in (0, 1):
+            other = amounts[1 - i]
+            if not any(same_amount(q, e) for e in amounts[i]) or any(
+                same_amount(q, e) for e in other
+            ):
+                continue
+            if not any(e.unit == q.unit for e in other):
+                continue
+            theirs = _content_keys(clauses[1 - i])
+            own = [
+                w
+                for w in _clause_words(clauses[i])
+                if not keys(w.lower()) & theirs and not _is_adverb(w.lower())
+            ]
+            if own and not any(keys(w.lower()) & claim_keys for w in own):
+                detail = f"{' '.join(own[:4])} (claim: none)"
+                return [RiskSignal(SignalCode.CONDITION_DROPPED, detail)]
+    return []
 
 
 def _alike_or_elided(a: Quantity, b: Quantity) -> bool:

@@ -3882,6 +3882,21 @@ SIXTEENTH_ROUND = [
         "ru",
         "entailed",
     ),
+    # the amount of one of two contrasted cases, stated without what sets that case apart
+    (
+        "You can upload files of up to 50 GB.",
+        "Files uploaded through the desktop app can be up to 50 GB, while uploads through the "
+        "web browser are limited to 5 GB per file.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "With the desktop app you can upload files of up to 50 GB.",
+        "Files uploaded through the desktop app can be up to 50 GB, while uploads through the "
+        "web browser are limited to 5 GB per file.",
+        "en",
+        "entailed",
+    ),
     # `в течение N` against a deadline (not against a cap: a ninth-round guard)
     (
         "Результаты экзамена публикуются не позже чем через пять рабочих дней после экзамена.",
