@@ -66,6 +66,7 @@ from stream.verify.slots import (
 )
 from stream.verify.text import split_sentences
 from stream.verify.tokens import (
+    ADDRESSEE,
     EN_STOP,
     RU_STOP,
     ZH_STOP_CHARS,
@@ -131,13 +132,6 @@ GENERIC_REFERENTS = frozenset(
 )
 """Words that name the document's own subject (`the service keeps…` for a quote that says
 `… is kept`): they add no checkable fact, so they need no alignment."""
-ADDRESSEE = frozenset(
-    """you your yours yourself yourselves we our ours us
-    вы вас вам вами ваш ваша ваше ваши вашего вашей вашему вашим ваших вашу вашими
-    мы нас нам нами наш наша наше наши нашего нашей нашему нашим наших нашу""".split()
-)
-"""Who an assistant addresses (`you will get your refund`) is the reader the document's rules
-apply to, not a fact to check."""
 PRONOUNS = frozenset(
     """него нему ним нем нём неё нее ней нею них ними этот этого этому этим этом эта этой эту
     anything something anyone someone anybody somebody
@@ -1884,6 +1878,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     c_bounds = bounds(claim_n) if c_quantities else {}
     c_parts = [c for c in _CLAUSE_SPLITS[2].split(claim_n) if c.strip()]
     date_numbers = _stated_date_numbers(claim_n, sentences) if c_quantities else frozenset()
+    own_keys: frozenset[str] | None = None  # the claim's content keys, read once if needed
     for q in c_quantities:
         if q.unit is None and q.value in date_numbers:
             continue  # the day or year of a date the evidence states: compared as a date
@@ -1913,7 +1908,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             q, sentences, q_keys, others, claim_bounds=c_bounds, negated=_has_negation(claim_n)
         )
         if found_in is None:
-            mismatches += _case_dropped(q, sentences, q_keys | _content_keys(claim_n))
+            if own_keys is None:
+                own_keys = _content_keys(claim_n)
+            mismatches += _case_dropped(q, sentences, q_keys | own_keys)
             continue
         amounts = found_in[1]
         if not any(same_amount(q, e) for e in amounts):
@@ -3518,8 +3515,9 @@ def _polarity_swapped(claim: str, sentences: str) -> list[RiskSignal]:
 
 
 _PROVISO = re.compile(
-    r"(?<![\w-])(?:if|unless|except|excluding|only|when|where|once|until|besides|other than|"
-    r"если|кроме|исключением|только|лишь|когда|пока)(?![\w-])",
+    r"(?<![\w-])"
+    + patterns.words((*_CONDITION_WORDS, "besides", "other than"), ignorecase=True)
+    + r"(?![\w-])",
     re.IGNORECASE,
 )
 """A case or exception the sentence makes: what it denies is not denied for everything."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from stream.verify.lexicon import bases_of, keys, predicate, ru_lemmas, ru_tags, union
-from stream.verify.tokens import EN_STOP, RU_STOP
+from stream.verify.tokens import ADDRESSEE, EN_STOP, RU_STOP
 
 _EN_GIVE = frozenset(
     """send give pay provide issue return refund grant offer transfer lend deliver sell supply
@@ -45,11 +45,6 @@ _EN_SUBORDINATORS = frozenset(
     """if unless when whenever once after before while although though because as since until
     in on at during within for by""".split()
 )
-_ADDRESSEE = frozenset(
-    """you your yours yourself we our us
-    вы вас вам вами ваш ваша ваше ваши мы нас нам нами""".split()
-)
-"""The reader and the writer: a claim's `you` stands for whoever the document names."""
 _RU_GIVE = frozenset(
     """выдавать выдать отправлять отправить присылать прислать платить заплатить выплачивать
     выплатить предоставлять предоставить возвращать вернуть перечислять перечислить направлять
@@ -96,7 +91,7 @@ def _content(words: list[str]) -> tuple[str, ...]:
         if w not in EN_STOP
         and w not in RU_STOP
         and w not in _EN_DETERMINERS
-        and w not in _ADDRESSEE
+        and w not in ADDRESSEE
         and w not in _EN_FUNCTION
         and len(w) > 1
         and not w.isdigit()
@@ -156,7 +151,7 @@ def _en_roles(words: list[str], i: int, kind: str) -> Transfer:
         words[i].endswith(("ed", "en")) or words[i] in {"sent", "paid", "lent", "sold", "got"}
     )
     subject = _content([w for w in subject_words if w not in _EN_BE])
-    addressed = any(w in _ADDRESSEE for w in subject_words)
+    addressed = any(w in ADDRESSEE for w in subject_words)
     rest: list[str] = []
     for w in words[i + 1 :]:
         if w in {"if", "unless", "when", "except", "and", "or", "but"}:
@@ -268,7 +263,7 @@ def _ru_transfer(words: list[str]) -> Transfer | None:
                 dative.append(w)
             elif cases == {"ablt"} and not any(w.startswith(m) for m in _RU_MEASURES):
                 instrumental.append(w)
-        addressed = any(w in _ADDRESSEE for w in words[:i]) or word.endswith(("ете", "ите"))
+        addressed = any(w in ADDRESSEE for w in words[:i]) or word.endswith(("ете", "ите"))
         if kind == "give":
             if passive:
                 giver, recipient = _content(instrumental), _content(dative)

@@ -21,6 +21,13 @@ _STEMMERS = {
     "ru": snowballstemmer.stemmer("russian"),
 }
 
+ADDRESSEE = frozenset(
+    """you your yours yourself yourselves we our ours us
+    вы вас вам вами ваш ваша ваше ваши вашего вашей вашему вашим ваших вашу вашими
+    мы нас нам нами наш наша наше наши нашего нашей нашему нашим наших нашу""".split()
+)
+"""Who an assistant addresses (`you will get your refund`) is the reader the document's rules
+apply to, not a fact to check."""
 EN_STOP = frozenset(
     """a an the and or but if of to in on at by for with from as is are was were be been being
     it its this that these those there here which who whom whose what when where why how
