@@ -1156,8 +1156,9 @@ def _excepted_bounds_flipped(
 
 
 _OTHER_CASE = re.compile(
-    r"(?<![\w-])(?:otherwise|or else|after that|thereafter|beyond that|иначе|в противном случае|"
-    r"после этого|по истечении этого срока)(?![\w-])|[，,]\s*(?:否则|之后|此后|超过后|超出后)",
+    r"(?<![\w-])(?:otherwise|or else|after that|thereafter|beyond that|in (?:all )?other cases|"
+    r"иначе|в противном случае|в (?:остальных|других) случаях|после этого|"
+    r"по истечении этого срока)(?![\w-])|[，,]\s*(?:否则|之后|此后|超过后|超出后|其他情况下?)",
     re.IGNORECASE,
 )
 """Where a rule turns to the case its bound leaves out (`at least 500, otherwise …`, `72小时内
@@ -1171,14 +1172,22 @@ _EXCEPTION_CASE = re.compile(
 
 
 def _other_case_bounds_flipped(
-    focus: str, found: dict[str, frozenset[str]], claim: str
+    focus: str, found: dict[str, frozenset[str]], claim: str, conditional: bool = True
 ) -> dict[str, frozenset[str]]:
     """A claim that states what happens in the case the evidence's bound leaves out (`if the
     balance is under 500, roaming may be suspended` for `at least 500 must be on the account,
     otherwise the service may be suspended`) bounds the amount the other way: read the bound
     turned over when what the claim says follows (after its condition's comma) takes words
-    from the other case at least as much as from the rule."""
+    from the other case at least as much as from the rule. A claim with no condition word
+    (`при заказе дешевле 3000 рублей доставка стоит 199 рублей`) is read so only when it states
+    an amount of the other case."""
     m = _OTHER_CASE.search(focus)
+    if not conditional:
+        if m is None or not _amount_of_other_case(
+            claim, focus[: m.start()], focus[m.end() :], found
+        ):
+            return found
+        return _bounds_turned(focus, m, found)
     parts = re.split(r"[,，]", claim, maxsplit=1)
     if m is None:
         m = _EXCEPTION_CASE.search(focus)
@@ -1191,14 +1200,36 @@ def _other_case_bounds_flipped(
         said = _content_keys(parts[-1])
     rule, other = _content_keys(focus[: m.start()]), _content_keys(focus[m.end() :])
     taken = len((other - rule) & said)
-    if not taken or taken < len((rule - other) & said):
+    if not _amount_of_other_case(claim, focus[: m.start()], focus[m.end() :], found) and (
+        not taken or taken < len((rule - other) & said)
+    ):
         return found
+    return _bounds_turned(focus, m, found)
+
+
+def _bounds_turned(
+    focus: str, m: re.Match[str], found: dict[str, frozenset[str]]
+) -> dict[str, frozenset[str]]:
+    """`found` with the bounds of the rule before `m` (and not of the case after it) turned."""
     out = dict(found)
     in_other = bounds(focus[m.end() :])
     for number, kinds in bounds(focus[: m.start()]).items():
         if number in out and kinds - {"exact"} and number not in in_other:
             out[number] = frozenset(FLIPPED.get(k, k) for k in out[number])
     return out
+
+
+def _amount_of_other_case(
+    claim: str, rule: str, other: str, bounded: Mapping[str, frozenset[str]]
+) -> bool:
+    """The claim states an amount only the other case has (`в остальных случаях она стоит 199
+    рублей`) and none only the rule has but the bounded one: it is about the other case, however
+    few of its words the other case repeats (`она` for `доставка`)."""
+    stated = {q.value for q in quantities(normalize_zh(claim))}
+    in_rule = {q.value for q in quantities(normalize_zh(rule))}
+    in_other = {q.value for q in quantities(normalize_zh(other))}
+    bound = {number.lstrip("#") for number in bounded}
+    return bool(stated & (in_other - in_rule)) and not stated & (in_rule - in_other - bound)
 
 
 _ZH_FIRST_THEN = re.compile(r"先([^，。；]+?)[，,]?\s*(?:之后|然后|随后|以后|再)再?([^。；]+)")
@@ -1937,8 +1968,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 e_bounds = {**e_bounds, **bounds(found_in[0])}
     if c_bounds and "onlyif" in claim_slots.conditions:
         e_bounds = _excepted_bounds_flipped(focus, e_bounds)
-    if c_bounds and "if" in claim_slots.conditions:
-        e_bounds = _other_case_bounds_flipped(focus, e_bounds, claim_n)
+    if c_bounds:
+        e_bounds = _other_case_bounds_flipped(
+            focus, e_bounds, claim_n, conditional="if" in claim_slots.conditions
+        )
     focus_amounts = quantities(normalize_zh(focus)) if c_bounds else ()
     for number, kinds in c_bounds.items():
         bound = e_bounds.get(number)
@@ -2007,7 +2040,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_zh_condition(claim_n, sentences, clause_keys)
     mismatches += _dropped_condition_part(claim_n, sentences, clause_keys)
     mismatches += (
-        _mixed_clauses(claim_n, sentences, clause_keys)
+        _mixed_clauses(claim_n, sentences, clause_keys, _CROSSED_CLAUSE)
         or _bound_mixed(claim_n, sentences, clause_keys)
         or _mixed_sentences(claim_n, window_n, clause_keys)
     )
@@ -2022,20 +2055,25 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     swapped = (
         _ordinals_swapped(claim_n, sentences)
         or _roles_reversed(claim_n, sentences)
+        or _zh_agent_swapped(claim_n, sentences)
         or _polarity_swapped(claim_n, sentences)
         or _rank_amount_swapped(claim_n, sentences, c_quantities)
     )
     mismatches += swapped
     states_other += swapped
-    dated = _dates_differ(claim_n, sentences)
-    if not dated:
-        dated = _day_month_differs(claim_n, sentences)
+    dated = (
+        _dates_differ(claim_n, sentences)
+        or _day_month_differs(claim_n, sentences)
+        or _weekday_differs(claim_n, sentences)
+    )
     mismatches += dated
     states_other += dated
     mismatches += _opposed_in_focus(claim_n, focus)
     mismatches += _dropped_order(claim_n, focus, frozen_keys)
     mismatches += _dropped_loss(claim_n, focus, frozen_keys)
     mismatches += _dropped_restriction(claim_n, focus, frozen_keys)
+    mismatches += _dropped_intent(claim_n, focus)
+    mismatches += _limit_denied(claim_n, focus)
     substituted = _substitutions(
         claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
     )
@@ -2437,8 +2475,8 @@ _CLAUSE_SPLITS = (
     re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n"),  # not inside `€2.40`
     re.compile(r"[;；]"),
     re.compile(
-        # not the comma of a grouped amount (`£1,000`)
-        r"(?<!\d)[,，]|[,，](?!\d{3}(?!\d))|\s(?:and|и|а)\s(?!(?:"
+        # not the comma of a grouped amount (`£1,000`) or a decimal one (`коэффициент 1,2`)
+        r"(?<!\d)[,，]|[,，](?!\d)|\s(?:and|и|а)\s(?!(?:"
         + "|".join(
             f"(?<={unit} {joiner} )"
             for unit, joiner in (
@@ -2836,6 +2874,99 @@ def _dates_differ(claim: str, sentences: str) -> list[RiskSignal]:
             out.append(
                 RiskSignal(SignalCode.DATE_MISMATCH, f"{text} (evidence: {', '.join(near[:3])})")
             )
+    return out
+
+
+_WEEKDAY = re.compile(
+    r"(?<![\w-])(?:(mondays?|понедельник\w*)|(tuesdays?|вторник\w*)|(wednesdays?|сред[уа]м?)|"
+    r"(thursdays?|четверг\w*)|(fridays?|пятниц\w*)|(saturdays?|суббот\w*)|"
+    r"(sundays?|воскресень\w*))(?![\w-])"
+    r"|(?:周|星期|礼拜)(?:(一)|(二)|(三)|(四)|(五)|(六)|(日|天))",
+    re.IGNORECASE,
+)
+"""A day of the week, numbered 1 (Monday) to 7 by its group; `среду`/`средам`, not `среда`
+(also `environment`)."""
+_WEEKDAY_RANGE = re.compile(r"\s*(?:to|through|until|till|-|–|—|по|до|至|到|-)\s*$", re.IGNORECASE)
+"""What joins the two ends of a range of days (`Monday to Friday`, `с понедельника по пятницу`,
+`周二至周日`)."""
+
+
+def _weekdays(clause: str) -> frozenset[int]:
+    """The days of the week a clause names, a range (`周二至周日`) with the days inside it."""
+    found = [(m, (m.lastindex - 1) % 7 + 1) for m in _WEEKDAY.finditer(clause) if m.lastindex]
+    days = {d for _, d in found}
+    for (a, first), (b, last) in itertools.pairwise(found):
+        if _WEEKDAY_RANGE.fullmatch(clause[a.end() : b.start()]) and first < last:
+            days.update(range(first, last + 1))
+    return frozenset(days)
+
+
+def _weekday_differs(claim: str, sentences: str) -> list[RiskSignal]:
+    """The claim's days of the week are not those of the evidence clause that says what the
+    claim says (`图书馆每周二闭馆` for `图书馆每周一闭馆，周二至周日的开放时间为…`): the clause
+    sharing most of the claim's words, when one does, names other days."""
+    claimed = _weekdays(claim)
+    if not claimed:
+        return []
+    split = _ZH_CLAUSE if has_cjk(claim) else _CROSSED_CLAUSE
+    mine = _content_keys(_WEEKDAY.sub(" ", claim))
+    scored = sorted(
+        (
+            (len(_content_keys(_WEEKDAY.sub(" ", c)) & mine), c)
+            for sentence in _SENTENCE_END.split(sentences)
+            for c in split.split(sentence)
+            if c.strip()
+        ),
+        key=lambda sc: -sc[0],
+    )
+    if not scored or not scored[0][0] or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return []  # no clause, or no one clause, says what the claim says
+    best = scored[0][1]
+    stated = _weekdays(best)
+    if not stated or claimed <= stated:
+        return []
+    days = ", ".join(m.group() for m in _WEEKDAY.finditer(best))
+    said = ", ".join(m.group() for m in _WEEKDAY.finditer(claim))
+    return [RiskSignal(SignalCode.DATE_MISMATCH, f"{said} (evidence: {days})")]
+
+
+def _zh_agents(text: str) -> list[tuple[tuple[str, ...], str]]:
+    """(agent's words, verb) of each `由 X 承担` of a Chinese text: who does what it names."""
+    tagged = _rjieba().tag(text)
+    out = []
+    for i, (word, tag) in enumerate(tagged):
+        if word != "由" or tag != "p":
+            continue
+        agent: list[str] = []
+        for w, t in tagged[i + 1 : i + 5]:
+            if t.startswith("v") and agent:
+                out.append((tuple(agent), w))
+                break
+            if not has_cjk(w):
+                break
+            agent.append(w)
+    return out
+
+
+def _same_agent(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """The agents share a content word (`买家自己` and `买家`)."""
+    return any(keys(a) & keys(b) for a in mine if a not in _ZH_FILLERS for b in theirs)
+
+
+def _zh_agent_swapped(claim: str, sentences: str) -> list[RiskSignal]:
+    """The claim names another agent after `由` for the evidence's verb (`运费由收件人承担` for
+    `退回运费由寄件人承担`): another statement about who does it, when no `由` of the evidence
+    gives that verb the claim's agent."""
+    if "由" not in claim or "由" not in sentences:
+        return []
+    theirs = _zh_agents(sentences)
+    out = []
+    for agent, verb in _zh_agents(claim):
+        same_verb = [a for a, v in theirs if v == verb or keys(v) & keys(verb)]
+        if same_verb and not any(_same_agent(agent, a) for a in same_verb):
+            stated = "、".join(f"由{''.join(a)}{verb}" for a in same_verb)
+            detail = f"由{''.join(agent)}{verb} (evidence: {stated})"
+            out.append(RiskSignal(SignalCode.ENTITY_MISMATCH, detail))
     return out
 
 
@@ -4271,6 +4402,87 @@ def _rests_on(claim: str, sentence: str) -> bool:
     mine = [_content_keys(w) for w in _clause_words(claim)]
     theirs = _content_keys(sentence)
     return bool(mine) and sum(1 for k in mine if k & theirs) * 3 >= len(mine) * 2
+
+
+_INTENT = (
+    re.compile(
+        r"(?<![\w-])(?:intentional(?:ly)?|deliberate(?:ly)?|wil(?:l)?ful(?:ly)?|knowingly|"
+        r"on purpose|malicious(?:ly)?|умышленн\w*|намеренн\w*|преднамеренн\w*|"
+        r"нарочно|злонамеренн\w*)(?![\w-])|故意|蓄意|恶意|有意",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?<![\w-])(?:accidental(?:ly)?|unintentional(?:ly)?|inadvertent(?:ly)?|by accident|"
+        r"неумышленн\w*|по неосторожности|ненамеренн\w*)(?![\w-])|无意|过失",
+        re.IGNORECASE,
+    ),
+)
+"""Words that restrict a rule to harm done on purpose, or by accident (`damage caused
+intentionally by the owner`): a case the rule is about, not a manner a claim may leave out."""
+
+
+def _dropped_intent(claim: str, focus: str) -> list[RiskSignal]:
+    """The evidence's rule is about what is done on purpose (or by accident), the claim says
+    nothing of it (`ущерб, причинённый членами семьи, не возмещается` for `ущерб, причинённый
+    умышленно … членами его семьи`): it widens the rule to every case."""
+    out = []
+    for kind in _INTENT:
+        stated = kind.search(focus)
+        if stated is None or kind.search(claim):
+            continue
+        # `因战争或被保险人故意行为造成的损失`: the intent is that of an alternative the claim
+        # leaves out (`战争造成的损失`), not of the rule the claim states
+        before = focus[: stated.start()]
+        alternative = list(_ALTERNATIVES.finditer(before))
+        if alternative and not _content_keys(before[alternative[-1].end() :]) & _content_keys(
+            claim
+        ):
+            continue
+        out.append(RiskSignal(SignalCode.CONDITION_DROPPED, f"{stated.group()} (claim: none)"))
+    return out
+
+
+_UNLIMITED = re.compile(
+    r"(?<![\w-])(?:as (?:often|many times|much|many) as (?:you|they|he|she|we|one) "
+    r"(?:like|likes|want|wants|wish|wishes|choose|chooses|need|needs)|any number of|"
+    r"unlimited|without (?:any )?limits?|no limits?|сколько угодно|без ограничений|"
+    r"неограниченн\w*|любое количество)(?![\w-])|不限次数|无限次|不限量|无限制|不受限制",
+    re.IGNORECASE,
+)
+"""A claim that says there is no limit (`as often as they like`, `сколько угодно`, `不限次数`)."""
+_ANY_TIME = re.compile(
+    r"(?<![\w-])(?:at any time|any ?time|whenever (?:you|they) (?:like|want|wish)|"
+    r"в любое время|в любой момент|когда угодно)(?![\w-])|随时|任何时候|任意时间",
+    re.IGNORECASE,
+)
+_TIME_LIMIT = re.compile(
+    r"(?<![\w-])(?:before|after|until|till|by|within|prior to|no later than|up to|"
+    r"до|после|не позднее|не позже|в течение|раньше|позже)(?![\w-])"
+    r"|之前|以前|之后|以后|以内|之内|前|后",
+    re.IGNORECASE,
+)
+
+
+def _limit_denied(claim: str, focus: str) -> list[RiskSignal]:
+    """The claim says there is no limit where the evidence bounds the thing (`guests may visit
+    as often as they like` for `up to 4 times per calendar year`), or that it may be done at
+    any time where the evidence says when (`changed at any time` for `changed before the
+    departure time`): it widens the rule (insufficient; which amount the claim's `no limit`
+    speaks of is not read, so no contradiction)."""
+    out = []
+    said = _UNLIMITED.search(claim)
+    if said is not None and not _UNLIMITED.search(focus):
+        capped = [n for n, kinds in bounds(focus).items() if "upper" in kinds]
+        if capped:
+            detail = f"{said.group()} (evidence: upper {', '.join(n.lstrip('#') for n in capped)})"
+            out.append(RiskSignal(SignalCode.BOUND_MISMATCH, detail))
+    said = _ANY_TIME.search(claim)
+    if said is not None and not _ANY_TIME.search(focus):
+        limit = _TIME_LIMIT.search(focus)
+        if limit is not None and not _TIME_LIMIT.search(_ANY_TIME.sub(" ", claim)):
+            detail = f"{limit.group()} (claim: {said.group()})"
+            out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
+    return out
 
 
 def _dropped_restriction(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:

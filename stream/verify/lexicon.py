@@ -292,11 +292,30 @@ def _ru_verb_roots(word: str) -> list[tuple[str, str | None]]:
     return out
 
 
+def _ru_noun_bare_roots(word: str) -> list[str]:
+    """The roots of a Russian action noun's parses without their verbal prefix (`оплата` ->
+    `плат`), for aligning it with the unprefixed verb (`платить`): only roots of five letters
+    or more that keep four without the prefix (not `задача` -> `дач`)."""
+    out: list[str] = []
+    for lemma, pos in ru_lemmas(word.replace("ё", "е")):
+        if pos != "NOUN":
+            continue
+        for root in ru_roots(lemma, shortest=5):
+            out.extend(
+                root[len(p) :]
+                for p in _RU_PREFIXES
+                if root.startswith(p) and len(root) - len(p) >= 4
+            )
+    return out
+
+
 @lru_cache(maxsize=65536)
 def claim_keys(word: str) -> frozenset[str]:
     """What a claim's word may align with beyond `keys`: a kind of what the evidence names
     (`fees` for `costs`), and a Russian verb's aspect partner made by a prefix (`разделить`
-    for `делить`, `делить` for `разделить`; never `выделить` for `разделить`)."""
+    for `делить`, `делить` for `разделить`; never `выделить` for `разделить`); a Russian
+    action noun made with a prefix and the verb without it align both ways (`оплата` /
+    `платить`), as the noun's verb (`оплатить`) and that verb would."""
     if word.isascii():
         return kind_keys(word)
     found: set[str] = set()
@@ -304,6 +323,7 @@ def claim_keys(word: str) -> frozenset[str]:
         found.add(f"s:{root}")
         if stripped:
             found.add(f"a:{stripped}")
+    found.update(f"a:{bare}" for bare in _ru_noun_bare_roots(word))
     return frozen(found)
 
 
@@ -317,6 +337,7 @@ def evidence_keys(word: str) -> frozenset[str]:
         found.add(f"a:{root}")
         if stripped:
             found.add(f"s:{stripped}")
+    found.update(f"s:{bare}" for bare in _ru_noun_bare_roots(word))
     return frozen(found)
 
 
@@ -375,13 +396,14 @@ _RU_SUFFIXES = (
 )  # fmt: skip
 _RU_ALTERNATIONS = (
     ("вл", ("в",)), ("бл", ("б",)), ("пл", ("п",)), ("мл", ("м",)), ("щ", ("т", "ст")),
-    ("ж", ("д", "з")), ("ч", ("т", "к")),
+    ("ж", ("д", "з")), ("ч", ("т", "к")), ("ш", ("с",)),
 )  # fmt: skip
 
 
 _RU_REFLEXIVE_VERB = ("ться", "тись", "чься", "тися")
-_RU_KEPT_TAILS = frozenset({"ж", "ч", "щ"})
-"""Alternating consonants that the noun of the same root may keep (`поддержка`, `проверка`)."""
+_RU_KEPT_TAILS = frozenset({"ж", "ч", "щ", "ш"})
+"""Alternating consonants that the noun of the same root may keep (`поддержка`, `проверка`,
+`превышение` of `превысить`)."""
 _RU_ROOT_VOWEL = re.compile(r"[^аеёиоуыэюя](ав|ов|[ео])[^аеёиоуыэюя]*$")
 _RU_INSERTED_VOWEL = re.compile(r"(?:[бдптм]ир|зыв)$")
 _RU_VOWEL_SWAP = {"е": "о", "о": "е", "ав": "ов", "ов": "ав"}

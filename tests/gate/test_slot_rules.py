@@ -3935,6 +3935,155 @@ SIXTEENTH_ROUND = [
 """`rules-3.12`."""
 
 
+SEVENTEENTH_ROUND = [
+    # a Russian action noun with a prefix aligns with the verb without it (`оплата` / `платить`),
+    # not with another prefix's noun; `превышение` keeps the ш of `превысить`
+    (
+        "Деньги вернут на карту, которой вы платили.",
+        "Деньги возвращаются на карту, с которой была произведена оплата.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Если вы превысите лимит, сервис вернёт код 429.",
+        "При превышении лимита сервис возвращает код 429.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Если вы превысите лимит, сервис вернёт код 503.",
+        "При превышении лимита сервис возвращает код 429.",
+        "ru",
+        "contradicted",
+    ),
+    # a decimal comma is no clause boundary
+    (
+        "Если дом сдаётся в аренду, его страхуют с коэффициентом 1,5.",
+        "Дома, сдаваемые в аренду, страхуются с коэффициентом 1,5.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Если дом сдаётся в аренду, его страхуют с коэффициентом 1,3.",
+        "Дома, сдаваемые в аренду, страхуются с коэффициентом 1,5.",
+        "ru",
+        "contradicted",
+    ),
+    # `дольше чем на N` bounds from below, as `дольше N` does
+    (
+        "Брать велосипед дольше чем на два часа нельзя.",
+        "Велосипед можно взять не более чем на 2 часа.",
+        "ru",
+        "insufficient",
+    ),
+    # the case a rule's `в остальных случаях` names, stated with the other case's amount
+    (
+        "При покупке дешевле 2000 рублей доставка стоит 250 рублей.",
+        "Доставка бесплатна при покупке от 2000 рублей, в остальных случаях она стоит 250 рублей.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "При покупке от 2000 рублей доставка стоит 250 рублей.",
+        "Доставка бесплатна при покупке от 2000 рублей, в остальных случаях она стоит 250 рублей.",
+        "ru",
+        "insufficient",
+    ),
+    # clauses joined by `, and` that say the same kind of thing of two things
+    (
+        "Parcels sent by courier can be collected at any post office.",
+        "Parcels sent by courier must be collected from the depot, and parcels sent by mail "
+        "must be collected at a post office.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Parcels sent by courier must be collected from the depot.",
+        "Parcels sent by courier must be collected from the depot, and parcels sent by mail "
+        "must be collected at a post office.",
+        "en",
+        "entailed",
+    ),
+    # the days of the week of the clause that says what the claim says
+    (
+        "游泳馆每周三闭馆。",
+        "游泳馆每周一闭馆，周二至周日的开放时间为8:00至22:00。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "游泳馆每周一闭馆。",
+        "游泳馆每周一闭馆，周二至周日的开放时间为8:00至22:00。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "The museum is closed on Wednesdays.",
+        "The museum is closed on Tuesdays, and it is open from Wednesday to Sunday.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Музей закрыт по средам.",
+        "Музей закрыт по вторникам, а со среды по воскресенье работает с 10:00 до 18:00.",
+        "ru",
+        "contradicted",
+    ),
+    # who does it, after `由`
+    (
+        "未按时取件的包裹退回时，运费由收件人承担。",
+        "未按时取件的包裹将退回寄件人，退回运费由寄件人承担。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "如果商品没有质量问题，退货运费由买家自己承担。",
+        "除非商品存在质量问题，否则退货运费由买家承担。",
+        "zh",
+        "entailed",
+    ),
+    # a rule about harm done on purpose is not a rule about all harm
+    (
+        "Damage caused by guests is not covered.",
+        "Damage caused deliberately by guests is not covered.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Ущерб, причинённый соседями, не возмещается.",
+        "Ущерб, причинённый умышленно соседями или арендаторами, не возмещается.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "对于地震造成的损失，保险公司不负责赔偿。",
+        "因地震或被保险人故意行为造成的损失，保险公司不承担赔偿责任。",
+        "zh",
+        "entailed",
+    ),
+    # no limit, or any time, where the evidence sets one
+    (
+        "Members may bring a guest as often as they like.",
+        "Members may bring a guest up to 6 times per year.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Season tickets can be upgraded at any time for a £5 fee.",
+        "Season tickets can be upgraded before the first match for a £5 fee.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "会员可以随时改签。",
+        "会员可在发车前2小时改签。",
+        "zh",
+        "insufficient",
+    ),
+]
+"""`rules-3.13`."""
+
+
 ROUNDS = {
     "fifth": FIFTH_ROUND,
     "sixth": SIXTH_ROUND,
@@ -3948,6 +4097,7 @@ ROUNDS = {
     "fourteenth": FOURTEENTH_ROUND,
     "fifteenth": FIFTEENTH_ROUND,
     "sixteenth": SIXTEENTH_ROUND,
+    "seventeenth": SEVENTEENTH_ROUND,
 }
 """Each round's rules beside the guards that keep them from accepting more (one test; the
 case id names the round: `-k fourteenth`)."""
