@@ -1105,6 +1105,8 @@ def _one_against_a_count(claim: str, window: str) -> list[RiskSignal]:
     for `count as 10 requests`): `one` is no amount where it stands before a noun, so the
     amounts' comparison does not see it."""
     for m in _ONE_NOUN.finditer(claim):
+        if any(q.unit is not None for q in quantities(m.group())):
+            continue  # `one week` is an amount the amounts' comparison reads (`7 days`)
         noun = keys(m.group(1).lower())
         for c in _COUNT_NOUN.finditer(window):
             if c.group(1) != "1" and keys(c.group(2).lower()) & noun:
@@ -1728,6 +1730,13 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
                 and _within_bound(q, alike or counted, ev.get(bounds))
             )
             or all(_time_reference(e, window_n) for e in alike or counted)
+            # the evidence's amount is another amount of the claim (`£95 for twelve months or
+            # £55 for six months` for `an annual permit costs £95, a 6-month permit £55`): the
+            # claim's odd one is not stated, not stated otherwise
+            or all(
+                any(o is not q and same_amount(o, e) for o in c_quantities)
+                for e in alike or counted
+            )
         ):
             states_other.append(signal)  # the same kind of amount, another value
 
@@ -2646,6 +2655,25 @@ def _clause_of(
             # `сбор составляет 80 евро, а для детей от 6 до 12 лет — 40 евро`: a claim with the
             # elliptic clause's own words (`для детей от 6 до 12 лет … 80 евро`) is about it
             return candidates[elliptic[0]]
+        special = [
+            j
+            for j in range(len(candidates))
+            if j not in holding
+            and uniques[j]
+            and uniques[j] <= claim_keys
+            and not any(same_amount(o, e) for o in others for e in stated_in[j])
+        ]
+        if (
+            len(holding) == 1
+            and len(special) == 1
+            and special[0] > holding[0]
+            and uniques[holding[0]] & claim_keys
+        ):
+            # `遗失绝版图书按原价的2倍赔偿` for `遗失图书须按原价的2倍赔偿，绝版图书按原价的5倍
+            # 赔偿`: the claim names all that sets the later case apart (`绝版`) and takes the
+            # first clause's frame (`遗失`), which the later one leaves implicit: it is about
+            # the later case
+            return candidates[special[0]]
         scored = []
         for i, (c, amounts) in enumerate(candidates):
             unique = uniques[i]

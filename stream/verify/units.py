@@ -157,6 +157,8 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
+    if " off" in text or "price" in text:
+        text = _PRICE_OFF.sub(lambda m: f"{m.group(1) or '50%'} discount", text)
     if any(h in text for h in _FREE_HEADS):
         text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
     if "o " in text:
@@ -296,6 +298,11 @@ _HALF_OF = re.compile(
 )
 """`half of the deposit`, `половина депозита` is `50%` of it (`half an hour`, `половина дня` are
 amounts of time, read elsewhere)."""
+_PRICE_OFF = re.compile(
+    r"(?<![\w-])(?:(\d+(?:[.,]\d+)?\s?%)|half)(?:\s+off(?![\w-])|[\s-]+price(?![\w-]))",
+    re.IGNORECASE,
+)
+"""`60% off`, `half off`, `half price` are a discount of that share (`a 60% discount`, `50%`)."""
 _ZH_TENTHS = re.compile(
     r"(?<![\d零一二三四五六七八九十两])([一二三四五六七八九两])成(?!不|为|功|立|本|绩|员|年|人)"
 )
@@ -304,7 +311,8 @@ _FREE = re.compile(
     r"(?<![\w-])(?:cost(?:s|ing)? nothing|never cost(?:s)? anything|"
     r"at no (?:extra |additional )?(?:cost|charge)|"
     r"without (?:any )?(?:extra |additional )?(?:cost|charge|fee|payment)|"
-    r"without paying(?: anything| extra)?|"
+    r"without paying(?: anything| extra| (?:a|any) (?:fee|charge))?|"
+    r"with (?:no|zero) (?:extra |additional )?(?:cost|charge|fee)s?|"
     r"(?:do not|don't|does not|doesn't|will not|won't|never) (?:have to |need to )?pay"
     r"(?: anything| extra)?(?= for\b|[.,;]|$)|"
     r"(?:платить|оплачивать) не (?:нужно|надо|придётся|придется|требуется)|"
@@ -316,6 +324,7 @@ _FREE = re.compile(
 """Ways of saying `free` with a negation: one form, so no negation is read into them."""
 _FREE_HEADS = (
     "nothing", "no c", "at no", "ничего не", "of c", "without", "anything", " pay", "плат",
+    "with no", "with zero",
 )  # fmt: skip
 _ZH_FREE = re.compile(
     r"不收取任何费用|不收取费用|不收任何费用|不收费|不用付费|不用交费|不需付费|不需要付费|无需付费|"

@@ -4080,6 +4080,58 @@ SEVENTEENTH_ROUND = [
         "zh",
         "insufficient",
     ),
+    # the later of two parallel clauses, named by all that sets it apart, states the amount
+    (
+        "丢失精装图书按原价的3倍赔偿。",
+        "丢失图书须按原价的3倍赔偿，精装图书按原价的4倍赔偿。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "丢失精装图书按原价的4倍赔偿。",
+        "丢失图书须按原价的3倍赔偿，精装图书按原价的4倍赔偿。",
+        "zh",
+        "entailed",
+    ),
+    # `one week` is an amount (`7 days`), not `one` before a counted noun
+    (
+        "Magazines are lent for one week.",
+        "Books are lent for 4 weeks, while magazines are lent for 7 days.",
+        "en",
+        "entailed",
+    ),
+    # `N% off`, `half price` are a discount of that share
+    (
+        "Pupils get museum memberships at 30% off.",
+        "Museum memberships are available at a 30% discount to pupils.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Pupils get museum memberships at 40% off.",
+        "Museum memberships are available at a 30% discount to pupils.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Hybrid cars get the pass at half price.",
+        "Hybrid cars qualify for a 50% discount on the pass price.",
+        "en",
+        "entailed",
+    ),
+    # an odd amount beside the evidence's own is not stated, not stated otherwise
+    (
+        "The pass costs £80 for twelve months or £45 for six months.",
+        "An annual pass costs £80, and a 6-month pass costs £45.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "The pass costs £80 for three months.",
+        "An annual pass costs £80, and a 6-month pass costs £45.",
+        "en",
+        "contradicted",
+    ),
 ]
 """`rules-3.13`."""
 
