@@ -215,8 +215,8 @@ _CLOSED_CJK = tuple(
             *_GENERIC_CJK, *_ADDRESSEE_CJK, *_ZH_FILLERS,
             *(w for c in _CLASSES for w in c.cjk),
             "只有", "仅当", "除非", "如果", "若", "假如", "只要", "倘若", "一旦", "除了", "除外",
-            "以外", "的话", "之前", "以前", "之后", "以后", "未经", "未获", "没有经过", "然后",
-            "随后", "之间",
+            "例外", "以外", "的话", "之前", "以前", "之后", "以后", "未经", "未获", "没有经过",
+            "然后", "随后", "之间",
         },
         key=len,
         reverse=True,
@@ -1283,7 +1283,7 @@ _APPROXIMATELY = re.compile(
     r"(?<![\w-])(?:about|around|approximately|roughly|около|примерно|приблизительно)(?=\s*(?:\d|"
     + patterns.words((*EN_NUMBERS, *RU_NUMBERS, *ONE_WORDS), ignorecase=True)
     + r"(?![\w-])))"
-    r"|(?:大约|大概|约)(?=\d)",
+    r"|(?:大约|大概|(?<![预签节制公条合邀赴履违相特])约)(?=\d)",
     re.IGNORECASE,
 )
 """An approximation word before an amount (`около 97%`, `约97%`): compared with the amount
@@ -2293,7 +2293,7 @@ def _mask_zh_bounds(text: str) -> str:
     return text
 
 
-_ZH_AMOUNT_BOUND_AFTER = re.compile(r"\d\s?[^\d，。；,;\s]{1,3}?(以内|之内|以上|以下|之后|以后)")
+_ZH_AMOUNT_BOUND_AFTER = re.compile(r"\d\s?[^\d，。；,;\s]{1,4}?(以内|之内|以上|以下|之后|以后)")
 """`7天以内`, `3年以上`: the bound after an amount, compared as a slot."""
 
 
@@ -2958,15 +2958,18 @@ def _weekday_differs(claim: str, sentences: str) -> list[RiskSignal]:
     return [RiskSignal(SignalCode.DATE_MISMATCH, f"{said} (evidence: {days})")]
 
 
+_ZH_BY = re.compile("(?<![理自经缘])由(?!于|此)")
+"""`由` before who does it (`由房东承担`), not `由于` (because), `理由`, `自由`."""
+
+
 def _zh_agents(text: str) -> list[tuple[tuple[str, ...], str]]:
     """(agent's words, verb) of each `由 X 承担` of a Chinese text: who does what it names."""
-    tagged = _rjieba().tag(text)
     out = []
-    for i, (word, tag) in enumerate(tagged):
-        if word != "由" or tag != "p":
-            continue
+    for m in _ZH_BY.finditer(text):
+        # what follows `由`, segmented on its own: the segmenter may glue `由` to the word
+        # before it (`燃气费由`)
         agent: list[str] = []
-        for w, t in tagged[i + 1 : i + 5]:
+        for w, t in _rjieba().tag(text[m.end() : m.end() + 12])[:4]:
             if t.startswith("v") and agent:
                 out.append((tuple(agent), w))
                 break
@@ -4151,7 +4154,34 @@ def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
     if short is not None and short in window:
         # a one-character form must be a word of its own there (`因设备检修`, not `原因`)
         return len(short) > 1 or short in zh_words(window)
-    return any(s in window for s in zh_synonyms(word))
+    if (
+        len(word) == 2
+        and word[1] in "到在"
+        and f"{word[0]}{'在' if word[1] == '到' else '到'}" in window
+    ):
+        return True  # `放到` / `放在`: the verb with either complement of place
+    return any(s in window for s in zh_synonyms(word)) or _zh_abbreviates(word, window)
+
+
+def _zh_abbreviates(word: str, window: str) -> bool:
+    """`团课` of `团体课`, `绝版书` of `绝版图书`: a Chinese word shortened by leaving out inner
+    characters of an evidence word of up to four, keeping its first and last."""
+    if not 2 <= len(word) <= 3:
+        return False
+    words = zh_words(window)
+    for i in range(len(words)):
+        if len(words[i]) < 2:
+            continue  # `挣点钱` is a verb and its object, not a word shortened to `挣钱`
+        w = ""
+        for part in words[i : i + 3]:  # the segmenter parts `团体课` as `团体` + `课`
+            w += part
+            if len(w) > 4 or not has_cjk(part):
+                break
+            if len(word) < len(w) and w[0] == word[0] and w[-1] == word[-1]:
+                rest = iter(w[1:-1])
+                if all(c in rest for c in word[1:-1]):
+                    return True
+    return False
 
 
 _ZH_SHORT_FORMS = {

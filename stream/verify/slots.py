@@ -232,6 +232,9 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+$")
 """`provided` as a participle (`provided by`, `is provided.`), not the proviso `provided (that)`."""
 _EXCEPT_RE = _alternation(_EXCEPT)
 _ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,24}?[外以]")
+_ZH_EXCEPTED_AFTER = re.compile("[，,；;][^，。；,;]{1,24}?(例外|除外)(?=[。；;！!]|$)")
+"""`…，执行任务的救护车等特种车辆例外`: the excepted case named before `例外` that closes the
+sentence."""
 _RU_UNIT_WORDS = ("час", "сутки", "неделю", "месяц", "год", "минуту", "раз", "день")
 """Bare units that count one (`минимум на сутки`, `максимум час`)."""
 _NUMBER_AHEAD = (
@@ -488,6 +491,12 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
             found.setdefault("except", "除…外")
             where.setdefault("except", zh.start())
             masked = masked[: zh.start()] + _MASK + masked[zh.start() + 1 :]
+        else:
+            zh = _ZH_EXCEPTED_AFTER.search(masked)  # 特种车辆例外: the same, said after it
+            if zh is not None:
+                found.setdefault("except", "除…外")
+                where.setdefault("except", zh.start(1))
+                masked = masked[: zh.start(1)] + _MASK * 2 + masked[zh.end(1) :]
     return found, masked, where
 
 
@@ -1230,10 +1239,10 @@ def _targets(words: Iterable[str], n_words: int = _CONTENT_AHEAD) -> frozenset[s
 
 _THEN = re.compile(
     r"(?<![\w-])(?:and|are|is|was|were|be|been|will)\s+then(?![\w-])"
-    r"|(?<![\w-])(?:затем|после чего|после этого)(?![\w-])|然后|随后",
+    r"|(?<![\w-])(?:затем|после чего|после этого)(?![\w-])|然后|随后|[，,]\s*再(?![次也不])",
 )
-"""A step after the one before it (`are then anonymised`, `после чего`, 然后); not the `then` of
-`if …, then`."""
+"""A step after the one before it (`are then anonymised`, `после чего`, 然后, `…，再领取`); not
+the `then` of `if …, then`, nor `再次` (again)."""
 _NONE_HEADS = frozenset({"ни", "a"})
 _NONE_ONE = frozenset(
     {"один", "одна", "одно", "одной", "одного", "одному", "одним", "одну", "одном", "single"}

@@ -222,7 +222,7 @@ def normalize_zh(text: str) -> str:
         text = text.replace("禁用", "禁止使用")  # `禁用本品`: its use is forbidden
     if "禁烟" in text:
         text = text.replace("禁烟", "禁止吸烟")  # `禁烟房`: smoking is forbidden there
-    if "角" in text:
+    if "角" in text or "毛钱" in text:
         text = _ZH_JIAO.sub(lambda m: f"0.{_fmt(zh_number(m.group(1)) or 0)}元", text)
     text = _ZH_PER_DAY.sub(r"每\1", _ZH_RUN.sub(repl, text))
     if "到" in text or "至" in text:
@@ -333,10 +333,11 @@ _ZH_FREE = re.compile(
 """Ways of saying `免费` with a negation: one form, so no negation is read into them."""
 _ZH_JIAO = re.compile(
     "(?<![\\d零〇一二三四五六七八九十两元块.])([一二两三四五六七八九])"
-    "(?:角钱|(?<=[收付交花需为是][一二两三四五六七八九])角)"
+    "(?:[角毛]钱|(?<=[收付交花需为是][一二两三四五六七八九])角)"
 )
-"""`五角钱`, `收五角` is 0.5元 (a 角 is a tenth of a yuan), as prices are compared; not the
-角 of `三角形` (a triangle) or `房间四角` (four corners): only after a price verb or with 钱."""
+"""`五角钱`, `收五角`, `一毛钱` is 0.5元 or 0.1元 (a 角, colloquially 毛, is a tenth of a yuan),
+as prices are compared; not the 角 of `三角形` (a triangle) or `房间四角` (four corners): only
+after a price verb or with 钱 (毛 only with 钱: `羊毛`, `毛巾`)."""
 _ZH_SHORT_IF = re.compile("(?<![例比譬假诸正恰宛犹不一何])如(?=[无未不没有需遇])")
 """`如无损坏则全额退还`, `如需帮助`: `如` before a verb of being, needing or meeting is `如果`
 (if), read as the condition it states; `例如`, `如何`, `不如` stay."""
@@ -1304,10 +1305,11 @@ def rounds_to(exact: Quantity, rounded: Quantity) -> bool:
 APPROXIMATE_WORDS = r"about|around|approximately|roughly|some|около|примерно|приблизительно"
 """Words that make the amount after them approximate (Latin and Cyrillic)."""
 APPROXIMATE_BEFORE = re.compile(
-    rf"(?:(?<![\w-])(?:{APPROXIMATE_WORDS})|~|约|大约|大概)\s*$",
+    rf"(?:(?<![\w-])(?:{APPROXIMATE_WORDS})|~|(?<![预签节制公条合邀赴履违相特])约|大约|大概)\s*$",
     re.IGNORECASE,
 )
-"""A word that makes the amount after it approximate (`about 97%` for `97.1%`)."""
+"""A word that makes the amount after it approximate (`about 97%` for `97.1%`); not the 约 of
+`预约3节` (book), `签约`, `节约`."""
 
 
 def approximate_at(text: str, at: int) -> bool:
@@ -1625,7 +1627,7 @@ ZH_BOUND_BEFORE = re.compile(
 )
 _ZH_AHEAD = re.compile(r"前|提前")
 """`最晚在出发前2小时`, `最迟提前3天`: the latest time is a lead of at least that long."""
-_ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,3}?(以内|之内|以上|以下|之后|内|后)")
+_ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,4}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
     "最多": "upper", "至多": "upper", "不超过": "upper", "少于": "upper", "低于": "upper",
     "不高于": "upper", "以内": "upper", "之内": "upper", "以下": "upper", "内": "upper",
