@@ -400,6 +400,8 @@ def _evidence_word_keys(original: str) -> frozenset[str]:
     and the kinds it names (`business`) would let a claim swap it; hyphenated words offer
     their parts too."""
     w = original.lower()
+    if _modal_form(w):
+        return frozenset()  # `может` offers nothing to `мочи` (urine), whose rarer parse is `мочь`
     found = union((keys(w), evidence_keys(w)))
     if original[:1].isupper():
         named = frozen(k for k in found if "=" not in k and not _SENSE_KEY.match(k))
