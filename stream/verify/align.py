@@ -400,7 +400,7 @@ def _evidence_word_keys(original: str) -> frozenset[str]:
     and the kinds it names (`business`) would let a claim swap it; hyphenated words offer
     their parts too."""
     w = original.lower()
-    if _modal_form(w):
+    if not w.isascii() and ru_lemmas(w)[:1] and ru_lemmas(w)[0][0] == "мочь":
         return frozenset()  # `может` offers nothing to `мочи` (urine), whose rarer parse is `мочь`
     found = union((keys(w), evidence_keys(w)))
     if original[:1].isupper():
@@ -920,11 +920,23 @@ _RATE_PERIOD = {
 }  # fmt: skip
 
 
+_ZH_RATE_BEFORE = re.compile(r"每(天|日|晚|周|月|年|小时|学期|季度)(?:为|是|收取|需|要)?\s*$")
+_ZH_RATE_PERIOD = {
+    "天": "day", "日": "day", "晚": "night", "周": "week", "月": "month", "年": "year",
+    "小时": "hour", "学期": "term", "季度": "quarter",
+}  # fmt: skip
+
+
 def _rate_period(text: str, q: Quantity) -> str | None:
-    """The period an amount is given per (`150 000 рублей в сутки`, `8 euros per day`)."""
+    """The period an amount is given per (`150 000 рублей в сутки`, `8 euros per day`,
+    `每月1200元`)."""
     at = text.find(q.text)
     if at < 0:
         return None
+    if has_cjk(text) and q.unit is not None:
+        zh = _ZH_RATE_BEFORE.search(text, max(0, at - 8), at)
+        if zh is not None:
+            return _ZH_RATE_PERIOD[zh.group(1)]
     m = _RATE_AFTER.match(text, at + len(q.text))
     return None if m is None else _RATE_PERIOD[m.group(1).lower()]
 
@@ -1162,7 +1174,8 @@ def _excepted_bounds_flipped(
 _OTHER_CASE = re.compile(
     r"(?<![\w-])(?:otherwise|or else|after that|thereafter|beyond that|in (?:all )?other cases|"
     r"иначе|в противном случае|в (?:остальных|других) случаях|после этого|"
-    r"по истечении этого срока)(?![\w-])|[，,]\s*(?:否则|之后|此后|超过后|超出后|其他情况下?)",
+    r"по истечении этого срока)(?![\w-])|[，,]\s*(?:否则|之后|此后|超过后|超出后|其他情况下?)"
+    r"|,\s+or(?=\s+(?:a|an|the|you|your)\s)",
     re.IGNORECASE,
 )
 """Where a rule turns to the case its bound leaves out (`at least 500, otherwise …`, `72小时内
@@ -1253,6 +1266,31 @@ def _zh_steps_swapped(claim: str, window: str) -> list[RiskSignal]:
     for m in (*_ZH_AFTER_ONLY.finditer(window), *_ZH_FIRST_THEN.finditer(window)):
         before, after = set(_zh_content(m.group(1))), set(_zh_content(m.group(2)))
         if first & after and then & before and not first & before:
+            detail = f"{said.group().strip()} (evidence: {m.group().strip()})"
+            return [RiskSignal(SignalCode.ORDER_MISMATCH, detail)]
+    return []
+
+
+_FIRST_THEN = re.compile(
+    r"(?<![\w-])(?:first|сначала|сперва)\s+([^.;!?]+?)[,\s]+(?:(?:and|а|и)\s+)?"
+    r"(?:(?:only|только)\s+)?(?:then|after that|afterwards|затем|потом|после этого)\s+"
+    r"([^.;!?]+)",
+    re.IGNORECASE,
+)
+"""`first call the police and only then tell the company`, `сначала …, а затем …`."""
+
+
+def _steps_swapped(claim: str, window: str) -> list[RiskSignal]:
+    """The claim's first step is the evidence's second and its second the evidence's first
+    (`сначала сообщить в компанию, а затем вызвать ГИБДД` for `сначала вызвать ГИБДД и только
+    затем сообщить в компанию`): another order of the same steps."""
+    said = _FIRST_THEN.search(claim)
+    if said is None:
+        return []
+    first, then = _content_keys(said.group(1)), _content_keys(said.group(2))
+    for m in _FIRST_THEN.finditer(window):
+        before, after = _content_keys(m.group(1)), _content_keys(m.group(2))
+        if first & after and then & before and not first & before and not then & after:
             detail = f"{said.group().strip()} (evidence: {m.group().strip()})"
             return [RiskSignal(SignalCode.ORDER_MISMATCH, detail)]
     return []
@@ -1745,7 +1783,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _anchor_swapped(claim_n, window_n, c_quantities, ev_quantities)
     mismatches += _relative_day_dropped(claim_n, window_n)
     mismatches += _one_against_a_count(claim_n, window_n)
-    swapped = _zh_steps_swapped(claim_n, window_n)
+    swapped = _zh_steps_swapped(claim_n, window_n) or _steps_swapped(claim_n, window_n)
     mismatches += swapped
     states_other += swapped
     once = _once_against_times(claim_n, window_n)
@@ -2084,6 +2122,8 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_loss(claim_n, focus, frozen_keys)
     mismatches += _dropped_restriction(claim_n, focus, frozen_keys)
     mismatches += _dropped_intent(claim_n, focus)
+    mismatches += _necessary_part_dropped(claim_n, focus)
+    mismatches += _dropped_cause(claim_n, focus)
     mismatches += _limit_denied(claim_n, focus)
     substituted = _substitutions(
         claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
@@ -2139,6 +2179,12 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             )
         else:
             unaligned += paraphrased
+    kept_from = _KEEPS_FROM.search(claim_n)
+    if kept_from is not None and not keys(kept_from.group().split()[0].lower()) & ev_keys:
+        # `stops you from uploading` denies as `cannot upload` does, in a verb the slots do
+        # not read as a negation: a clash with the evidence's negation is not shown (it is
+        # where the evidence negates that verb: `does not usually stop you from giving`)
+        states_other = [s for s in states_other if s.code is not SignalCode.NEGATION_MISMATCH]
     return Alignment(
         units,
         tuple(dict.fromkeys(unaligned)),
@@ -2147,6 +2193,14 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         tuple(dict.fromkeys(states_other)),
         readings,
     )
+
+
+_KEEPS_FROM = re.compile(
+    r"(?<![\w-])(?:stops?|stopped|prevents?|prevented|keeps?|kept|bars?|barred|blocks?|"
+    r"blocked)\s+\w+\s+from\s+\w+ing(?![\w-])",
+    re.IGNORECASE,
+)
+"""`stops you from uploading`: a denial said with a verb."""
 
 
 _RU_LIGHT_LEMMAS = frozenset({"длиться"})
@@ -2552,8 +2606,8 @@ def _case_dropped(q: Quantity, sentences: str, claim_keys: frozenset[str]) -> li
                 same_amount(q, e) for e in other
             ):
                 continue
-            if not any(e.unit == q.unit for e in other):
-                continue
+            if not any(e.unit == q.unit for e in other) and not _NO_LIMIT.search(clauses[1 - i]):
+                continue  # (`while the desktop app has no per-file limit`: the other case)
             theirs = _content_keys(clauses[1 - i])
             own = [
                 w
@@ -2563,7 +2617,35 @@ def _case_dropped(q: Quantity, sentences: str, claim_keys: frozenset[str]) -> li
             if own and not any(keys(w.lower()) & claim_keys for w in own):
                 detail = f"{' '.join(own[:4])} (claim: none)"
                 return [RiskSignal(SignalCode.CONDITION_DROPPED, detail)]
+            # the claim keeps the shared subject (`uploads`) and leaves out the means that
+            # set the case apart (`through the web browser`)
+            means = [w for w in own if w in _means_words(clauses[i])]
+            if means and not any(keys(w.lower()) & claim_keys for w in means):
+                detail = f"{' '.join(means[:4])} (claim: none)"
+                return [RiskSignal(SignalCode.CONDITION_DROPPED, detail)]
     return []
+
+
+_MEANS_PHRASE = re.compile(
+    r"(?<![\w-])(?:through|via|using|by|with|from|in|on|при|через|с помощью|по|из)\s+"
+    r"(?:the\s+|a\s+|an\s+|your\s+|our\s+)?((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def _means_words(clause: str) -> frozenset[str]:
+    """The words of the means or place phrases of a clause (`through the web browser`), which
+    tell a case apart (`uploads through the web browser` / `through the desktop app`)."""
+    head = re.split(r"\s(?:is|are|was|were|can|may|must|will|has|have)\s", clause, maxsplit=1)[0]
+    return frozenset(w for m in _MEANS_PHRASE.finditer(head) for w in m.group(1).split())
+
+
+_NO_LIMIT = re.compile(
+    r"(?<![\w-])(?:no (?:[\w-]+ )?(?:limit|cap|maximum)|unlimited|не ограничен\w*|"
+    r"без ограничени\w*)(?![\w-])",
+    re.IGNORECASE,
+)
+"""A clause saying its case has no limit at all: another amount for the other case."""
 
 
 def _alike_or_elided(a: Quantity, b: Quantity) -> bool:
@@ -2662,7 +2744,7 @@ def _clause_of(
             for j in range(len(candidates))
             if j not in holding
             and uniques[j]
-            and uniques[j] <= claim_keys
+            and len(uniques[j] & claim_keys) * 2 >= len(uniques[j])
             and not any(same_amount(o, e) for o in others for e in stated_in[j])
         ]
         if (
@@ -2672,7 +2754,7 @@ def _clause_of(
             and uniques[holding[0]] & claim_keys
         ):
             # `遗失绝版图书按原价的2倍赔偿` for `遗失图书须按原价的2倍赔偿，绝版图书按原价的5倍
-            # 赔偿`: the claim names all that sets the later case apart (`绝版`) and takes the
+            # 赔偿`: the claim names what sets the later case apart (`绝版`) and takes the
             # first clause's frame (`遗失`), which the later one leaves implicit: it is about
             # the later case
             return candidates[special[0]]
@@ -3410,11 +3492,20 @@ def _clauses_crossed(claim: str, sentences: str) -> tuple[list[RiskSignal], list
     states another value for its subject (the first list). When only one clause does
     (`snorkels are allowed, but fins are not` for `goggles are allowed, but snorkels and fins
     are not permitted`), that clause is mixed, not shown to state another value (the second)."""
-    if has_cjk(claim) or not _CONTRAST_JOIN.search(claim):
-        return [], []  # Chinese clauses part at every comma: which two are contrasted is open
-    mine = [c for c in _CROSSED_CLAUSE.split(claim.strip(" .!?")) if c.strip()]
-    if len(mine) != 2 or any(len(_WORD.findall(c)) > CROSSED_CLAUSE_WORDS for c in mine):
-        return [], []  # a long clause carries more than a subject and what is said of it
+    if has_cjk(claim):
+        # Chinese clauses part at every comma: only a claim of two clauses is read, each as
+        # short as a subject and what is said of it
+        mine = [c for c in _ZH_CLAUSE.split(claim.strip("。！？ ")) if c.strip()]
+        if len(mine) != 2 or any(
+            sum(has_cjk(w) for w in zh_words(c)) > CROSSED_CLAUSE_WORDS for c in mine
+        ):
+            return [], []
+    else:
+        if not _CONTRAST_JOIN.search(claim):
+            return [], []
+        mine = [c for c in _CROSSED_CLAUSE.split(claim.strip(" .!?")) if c.strip()]
+        if len(mine) != 2 or any(len(_WORD.findall(c)) > CROSSED_CLAUSE_WORDS for c in mine):
+            return [], []  # a long clause carries more than a subject and what is said of it
     mixed = [_mixed_clauses(c, sentences, _content_keys(c), _CROSSED_CLAUSE) for c in mine]
     if not all(mixed):
         return [], [m for found in mixed for m in found]
@@ -4481,6 +4572,56 @@ _INTENT = (
 intentionally by the owner`): a case the rule is about, not a manner a claim may leave out."""
 
 
+_NECESSARY_BOTH = (
+    re.compile(
+        r"([^，。；,;]+?)(?:且|并且|而且|同时)([^，。；,;]+?)(?:方可|方能|才能|才可以|才可|才)"
+    ),
+    re.compile(
+        r"(?<![\w-])(?:only if|only when|только если|только при условии,? что)\s+"
+        r"([^.;,]+?)\s+(?:and|и)\s+([^.;,]+)",
+        re.IGNORECASE,
+    ),
+)
+"""A necessary condition of two parts (`年满18周岁且有稳定收入方可申请`, `only if X and Y`)."""
+_NECESSITY_SAID = re.compile(
+    r"只有|才|方可|方能|(?<![\w-])(?:only|только|лишь)(?![\w-])", re.IGNORECASE
+)
+
+
+def _necessary_part_dropped(claim: str, focus: str) -> list[RiskSignal]:
+    """The evidence needs two things together (`年满18周岁且有稳定收入方可申请`) and the claim,
+    stating no necessity of its own, names one of them as enough (`只要年满18周岁，就可以申请`):
+    the other part is dropped and the condition made sufficient."""
+    if _NECESSITY_SAID.search(claim):
+        return []  # `只有年满18周岁才能申请`: one necessary part is still true
+    for pattern in _NECESSARY_BOTH:
+        for m in pattern.finditer(focus):
+            first, second = _content_keys(m.group(1)), _content_keys(m.group(2))
+            mine = _content_keys(claim)
+            if first & mine and second and not second & mine:
+                return [
+                    RiskSignal(SignalCode.CONDITION_DROPPED, f"{m.group(2).strip()} (claim: none)")
+                ]
+    return []
+
+
+_ZH_CAUSE_CASE = re.compile(r"(?<![原基])因(?!为|此|而)([^，。；,;]{1,12}?)的[，,]")
+"""`幼儿因病连续请假满15天的，…`: a cause inside the case a rule is about (`…的，`)."""
+
+
+def _dropped_cause(claim: str, focus: str) -> list[RiskSignal]:
+    """The evidence's rule is about a case with a cause (`因病连续请假满15天的`) and the claim
+    leaves the cause out (`只要连续请假满15天`): it widens the rule to every cause."""
+    if not has_cjk(focus) or "因" not in focus:
+        return []
+    for m in _ZH_CAUSE_CASE.finditer(focus):
+        words = [w for w in zh_words(m.group(1)) if has_cjk(w)]
+        cause = words[0] if words else ""
+        if cause and cause not in claim and not keys(cause) & _content_keys(claim):
+            return [RiskSignal(SignalCode.CONDITION_DROPPED, f"因{cause} (claim: none)")]
+    return []
+
+
 def _dropped_intent(claim: str, focus: str) -> list[RiskSignal]:
     """The evidence's rule is about what is done on purpose (or by accident), the claim says
     nothing of it (`ущерб, причинённый членами семьи, не возмещается` for `ущерб, причинённый
@@ -4629,6 +4770,13 @@ def _substitutions(
             # органические` for `… запрещено, допускаются только органические`): its
             # permission is about what the evidence permits, not against the prohibition
             hit = None
+        if (
+            hit
+            and _negated_word(word, claim)
+            and not _negated_word(hit, focus)
+            and not _antonym_stems(word) & _GRADED
+        ):
+            hit = None  # `does not open` for `is closed`: the negated antonym says the same
         if hit:
             out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     lowered = claim.lower()

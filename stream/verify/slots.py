@@ -1522,6 +1522,10 @@ _WHOLE_PERIOD = re.compile(
 of a set (`в течение срока действия` says it)."""
 
 
+_NONE_OF = re.compile(r"(?:none|no|nothing|neither|ни один|ни одна|ни одно|никакие)(?![\w-])", re.I)
+"""A negation that quantifies what it governs (`none of your files`, `no fee`)."""
+
+
 def _not_quantifying(lowered: str, word: str, at: int) -> bool:
     """`each` after an amount is a price per item (`£1 each`), not a quantifier; `any more` is
     `further`; free-choice `any` under an obligation (`must report any damage`) says what the
@@ -2127,6 +2131,17 @@ def _quantifiers(claim: Slots, evidence: Slots, claim_keys: frozenset[str]) -> l
         e, e_word = rank_on(target, evidence, past=True)
         if word == "any" and e == 0 and not _first(target) & evidence.definite:
             continue  # `for any damage` for `for damage`: a rule's bare noun is already any
+        if (
+            word == "any"
+            and e == 0
+            and claim.negated
+            and any(
+                target & governed and _NONE_OF.match(said) for governed, said in evidence.negated
+            )
+        ):
+            # `does not delete any of your files` for `none of your files are deleted` (not
+            # for `does not count against the production limit`: `any limit` widens that)
+            continue
         if (c == 3 and e < 3) or (c == 2 and e == 1):
             out.append(
                 RiskSignal(SignalCode.QUANTIFIER_WIDENED, f"{word} (evidence: {e_word or 'none'})")

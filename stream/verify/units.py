@@ -157,6 +157,8 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
+    if "year" in text or "в год" in text:
+        text = _TIMES_A_YEAR.sub(_every_months, text)
     if " off" in text or "price" in text:
         text = _PRICE_OFF.sub(lambda m: f"{m.group(1) or '50%'} discount", text)
     if any(h in text for h in _FREE_HEADS):
@@ -167,8 +169,14 @@ def normalize_zh(text: str) -> str:
         return text
 
     def repl(m: re.Match[str]) -> str:
-        if m.group(2) == "一" and (
-            _ZH_ARTICLE.match(text, m.start(2)) or m.group(3) == "度"  # `一度`: at one time
+        if (
+            m.group(2) == "一"
+            and (
+                _ZH_ARTICLE.match(text, m.start(2))
+                or m.group(3) == "度"  # `一度`: at one time
+                # `那一天`, `同一天`: the day named, not a count of days
+                or (text[m.start(2) - 1 : m.start(2)] in "那同某哪" and m.group(3) in ("天", "日"))
+            )
         ):
             return m.group(0)
         value = zh_number(m.group(2))
@@ -210,6 +218,7 @@ def normalize_zh(text: str) -> str:
         text = _ZH_CLOCK_OF_DAY.sub(_zh_clock, text)
         text = _ZH_CLOCK.sub(_zh_bare_clock, text)
     if ":" in text or "：" in text:
+        text = _ZH_COLON_RANGE.sub(_zh_clock_range, text)
         text = _ZH_COLON_CLOCK.sub(_zh_clock, text)
     if "成" in text or "一半" in text:
         text = _ZH_TENTHS.sub(lambda m: f"{_fmt(10 * (zh_number(m.group(1)) or 0))}%", text)
@@ -298,6 +307,35 @@ _HALF_OF = re.compile(
 )
 """`half of the deposit`, `половина депозита` is `50%` of it (`half an hour`, `половина дня` are
 amounts of time, read elsewhere)."""
+_TIMES_A_YEAR = re.compile(
+    r"(?<![\w-])(twice|two times|2 times|three times|3 times|four times|4 times|six times|"
+    r"6 times|twelve times|12 times|дважды|два раза|2 раза|три раза|3 раза|четыре раза|"
+    r"4 раза|шесть раз|6 раз)\s+(?:a|per|each|every|в)\s+(?:calendar\s+)?(?:year|год)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+"""`twice a year` is `every 6 months`: a count per year that divides it into equal months."""
+_TIMES_COUNT = {"twice": 2, "дважды": 2, "two": 2, "два": 2, "three": 3, "три": 3, "four": 4,
+                "четыре": 4, "six": 6, "шесть": 6, "twelve": 12}  # fmt: skip
+
+
+_CAPPED_BEFORE = re.compile(
+    r"(?:up to|at most|no more than|not more than|maximum of|max|a maximum of|at least|"
+    r"no fewer than|not less than|more than|over|до|не более|не больше|максимум|не менее|"
+    r"не реже|минимум|как минимум|более|больше|хотя бы)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _every_months(m: re.Match[str]) -> str:
+    if _CAPPED_BEFORE.search(m.string, max(0, m.start() - 20), m.start()):
+        return m.group(0)  # `up to 6 times per year` bounds a count, it sets no schedule
+    first = m.group(1).split()[0].lower()
+    n = int(first) if first.isdigit() else _TIMES_COUNT[first]
+    months = 12 // n
+    return f"every {months} months" if m.group(1).isascii() else f"каждые {months} месяцев"
+
+
 _PRICE_OFF = re.compile(
     r"(?<![\w-])(?:(\d+(?:[.,]\d+)?\s?%)|half)(?:\s+off(?![\w-])|[\s-]+price(?![\w-]))",
     re.IGNORECASE,
@@ -351,6 +389,11 @@ _ZH_CLOCK_RANGE = re.compile(
     r"\s?(到|至|-|—|~|～)\s?(?=([零〇一二三四五六七八九十两]{1,3}|\d{1,2})点)"
 )
 """`下午2点到6点`: the end of a range of hours is in the part of the day of its start."""
+_ZH_COLON_RANGE = re.compile(
+    r"(上午|早上|早晨|凌晨|中午|下午|傍晚|晚上|夜里|夜间)\s?(\d{1,2})([:：][0-5]\d)"
+    r"\s?(到|至|-|—|~|～)\s?(?=(\d{1,2})[:：][0-5]\d)"
+)
+"""`下午4:30到5:30`: the same, with the times in digits."""
 
 
 def _zh_int(raw: str) -> float | None:

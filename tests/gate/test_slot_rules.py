@@ -4209,6 +4209,129 @@ SEVENTEENTH_ROUND = [
         "ru",
         "entailed",
     ),
+    # the amount of the later clause, named by its own words
+    (
+        "You can borrow up to 6,000 pounds a year for housing.",
+        "Members can borrow up to 6,000 pounds a year for courses and up to 3,500 pounds a "
+        "year for housing.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "You can borrow up to 3,500 pounds a year for housing.",
+        "Members can borrow up to 6,000 pounds a year for courses and up to 3,500 pounds a "
+        "year for housing.",
+        "en",
+        "entailed",
+    ),
+    # the means that set one of two contrasted cases apart, left out
+    (
+        "Attachments are limited to 25 MB each.",
+        "Attachments sent through the mobile app are limited to 25 MB each, while the desktop "
+        "client has no size limit.",
+        "en",
+        "insufficient",
+    ),
+    # two steps in the other order
+    (
+        "Сначала нужно сообщить арендодателю, а затем вызвать аварийную службу.",
+        "При протечке жилец должен сначала вызвать аварийную службу и только затем сообщить "
+        "арендодателю.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "First pay the deposit, then sign the contract.",
+        "Tenants must first sign the contract and only then pay the deposit.",
+        "en",
+        "contradicted",
+    ),
+    # two Chinese clauses whose subjects trade places
+    (
+        "上门安装服务只覆盖郊区，市区用户要额外支付30元上门费。",
+        "上门安装服务仅覆盖市区，郊区用户需额外支付30元上门费。",
+        "zh",
+        "contradicted",
+    ),
+    # a Chinese rate per period (`每月` / `每学期`)
+    (
+        "托管费为每学期900元。",
+        "托管费每月900元，按学期收取。",
+        "zh",
+        "contradicted",
+    ),
+    # a necessary condition of two parts made sufficient by one of them
+    (
+        "只要年满16周岁，就可以报名参加。",
+        "学员年满16周岁且通过体能测试方可报名。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "If you are a resident, you can use the pool.",
+        "You can use the pool only if you are a resident and have a valid pass.",
+        "en",
+        "insufficient",
+    ),
+    # a cause inside the case a rule is about
+    (
+        "学员只要连续缺课满10天，就可以按比例退还学费。",
+        "学员因病连续缺课满10天的，可按比例退还学费。",
+        "zh",
+        "insufficient",
+    ),
+    # negated statements that say what the evidence says
+    (
+        "Cancelling a booking does not delete any of your photos.",
+        "If you cancel a booking, none of your photos are deleted.",
+        "en",
+        "entailed",
+    ),
+    (
+        "The shop does not open on Mondays.",
+        "The shop is closed on Mondays.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Being over the limit stops you from sending messages.",
+        "If you exceed the limit, you cannot send messages.",
+        "en",
+        "insufficient",
+    ),
+    # `twice a year` is `every 6 months`
+    (
+        "Filters should be replaced twice a year.",
+        "Filters should be replaced every 6 months.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Filters should be replaced three times a year.",
+        "Filters should be replaced every 6 months.",
+        "en",
+        "contradicted",
+    ),
+    # `那一天` is the day named; a colon time after `下午` in a range's second end
+    (
+        "保修期从购买的那一天开始算。",
+        "保修期自购买之日起计算，无发票的按出厂日期后90天起算。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "每天下午3:30到4:30离校。",
+        "每天离校时间为下午3点半至4点半。",
+        "zh",
+        "entailed",
+    ),
+    # `, or` before what follows when the rule is not kept
+    (
+        "Returning a car with less than a full tank costs 30 euros.",
+        "Cars must be returned with a full tank, or a fee of 30 euros is charged.",
+        "en",
+        "insufficient",
+    ),
 ]
 """`rules-3.13`."""
 
