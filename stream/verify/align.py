@@ -1296,6 +1296,55 @@ def _steps_swapped(claim: str, window: str) -> list[RiskSignal]:
     return []
 
 
+_RELATIVE_TO = re.compile(
+    r"(?<![\w-])(после|after|перед|before|prior to)\s+"
+    r"((?:(?!(?:и|and|или|or|а|but)\s)[^\W\d_][\w-]*\s+){0,5}[^\W\d_][\w-]*)",
+    re.IGNORECASE,
+)
+_RELATION_KIND = {"после": "after", "after": "after", "перед": "before", "before": "before",
+                  "prior to": "before"}  # fmt: skip
+
+
+def _events_swapped(claim: str, window: str) -> list[RiskSignal]:
+    """What happens after (or before) what is swapped: the claim's event is the evidence's
+    reference point and its reference point the evidence's event (`обработку от глистов
+    проводят через 10 дней после вакцинации` for `вакцинация проводится через 10 дней после
+    обработки от глистов`)."""
+    said = _RELATIVE_TO.search(claim)
+    if said is None:
+        return []
+    kind = _RELATION_KIND[said.group(1).lower()]
+    point = _content_keys(said.group(2))
+    event = _content_keys(claim[: said.start()] + " " + claim[said.end() :])
+    for m in _RELATIVE_TO.finditer(window):
+        if _RELATION_KIND[m.group(1).lower()] != kind:
+            continue
+        their_point = _content_keys(m.group(2))
+        sentence_start = max(window.rfind(".", 0, m.start()), 0)
+        sentence_end = window.find(".", m.end())
+        their_event = _content_keys(
+            window[sentence_start : m.start()]
+            + " "
+            + window[m.end() : sentence_end if sentence_end >= 0 else len(window)]
+        )
+        if (
+            point
+            and their_point
+            and not point & their_point
+            and _mostly_in(said.group(2), their_event)
+            and _mostly_in(m.group(2), event)
+        ):
+            detail = f"{said.group().strip()} (evidence: {m.group().strip()})"
+            return [RiskSignal(SignalCode.ORDER_MISMATCH, detail)]
+    return []
+
+
+def _mostly_in(text: str, found: frozenset[str]) -> bool:
+    """At least half the content words of `text` have keys in `found`."""
+    words = _clause_words(text)
+    return bool(words) and sum(bool(keys(w.lower()) & found) for w in words) * 2 >= len(words)
+
+
 _WORD_REST = re.compile(r"\w*")
 
 
@@ -1783,7 +1832,11 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _anchor_swapped(claim_n, window_n, c_quantities, ev_quantities)
     mismatches += _relative_day_dropped(claim_n, window_n)
     mismatches += _one_against_a_count(claim_n, window_n)
-    swapped = _zh_steps_swapped(claim_n, window_n) or _steps_swapped(claim_n, window_n)
+    swapped = (
+        _zh_steps_swapped(claim_n, window_n)
+        or _steps_swapped(claim_n, window_n)
+        or _events_swapped(claim_n, window_n)
+    )
     mismatches += swapped
     states_other += swapped
     once = _once_against_times(claim_n, window_n)
@@ -2122,6 +2175,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_loss(claim_n, focus, frozen_keys)
     mismatches += _dropped_restriction(claim_n, focus, frozen_keys)
     mismatches += _dropped_intent(claim_n, focus)
+    mismatches += _contrasted_means_dropped(claim_n, focus)
     mismatches += _necessary_part_dropped(claim_n, focus)
     mismatches += _dropped_cause(claim_n, focus)
     mismatches += _limit_denied(claim_n, focus)
@@ -2179,6 +2233,10 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             )
         else:
             unaligned += paraphrased
+    elsewhere_negated = _negation_of_other_clause(claim_n, focus, mismatches)
+    if elsewhere_negated:
+        mismatches = [m for m in mismatches if m not in elsewhere_negated]
+        states_other = [m for m in states_other if m not in elsewhere_negated]
     kept_from = _KEEPS_FROM.search(claim_n)
     if kept_from is not None and not keys(kept_from.group().split()[0].lower()) & ev_keys:
         # `stops you from uploading` denies as `cannot upload` does, in a verb the slots do
@@ -2193,6 +2251,34 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         tuple(dict.fromkeys(states_other)),
         readings,
     )
+
+
+_NEGATED_IN = re.compile(r"claim: none \(evidence: (.+)\)$")
+
+
+def _negation_of_other_clause(
+    claim: str, focus: str, mismatches: Sequence[RiskSignal]
+) -> list[RiskSignal]:
+    """The negations the claim lacks that stand in a clause set against the one it restates
+    (`… receive a full refund, but later cancellations are not refunded` for `you'll get a
+    full refund if you cancel at least 48 hours before`): the claim takes none of that
+    clause's own words, so the negation is another case's, not a clash."""
+    out = []
+    for m in mismatches:
+        said = _NEGATED_IN.match(m.detail) if m.code is SignalCode.NEGATION_MISMATCH else None
+        if said is None:
+            continue
+        for sentence in _SENTENCE_END.split(focus):
+            clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+            holding = [c for c in clauses if said.group(1).lstrip("⊄") in c]
+            if len(clauses) < 2 or len(holding) != 1:
+                continue
+            others = _content_keys(" ".join(c for c in clauses if c is not holding[0]))
+            own = {w for w in _clause_words(holding[0]) if not keys(w.lower()) & others}
+            mine = _content_keys(claim)
+            if own and not any(keys(w.lower()) & mine for w in own):
+                out.append(m)
+    return out
 
 
 _KEEPS_FROM = re.compile(
@@ -2633,11 +2719,19 @@ _MEANS_PHRASE = re.compile(
 )
 
 
-def _means_words(clause: str) -> frozenset[str]:
-    """The words of the means or place phrases of a clause (`through the web browser`), which
-    tell a case apart (`uploads through the web browser` / `through the desktop app`)."""
-    head = re.split(r"\s(?:is|are|was|were|can|may|must|will|has|have)\s", clause, maxsplit=1)[0]
-    return frozenset(w for m in _MEANS_PHRASE.finditer(head) for w in m.group(1).split())
+_AGENT_PHRASE = re.compile(
+    r"(?<![\w-])(?:by|through|via|using|через|с помощью)\s+"
+    r"(?:the\s+|a\s+|an\s+|your\s+|our\s+)?((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)",
+    re.IGNORECASE,
+)
+"""An agent or means phrase (`damaged by the crew`, `sent through the app`)."""
+
+
+def _means_words(clause: str, phrase: re.Pattern[str] = _MEANS_PHRASE) -> frozenset[str]:
+    """The words of the means or place phrases of a clause's subject part (`uploads through
+    the web browser`), which tell a case apart from `through the desktop app`."""
+    head = re.split(r"\s(?:is|are|was|were|can|may|must|will)\s", clause, maxsplit=1)[0]
+    return frozenset(w for m in phrase.finditer(head) for w in m.group(1).split())
 
 
 _NO_LIMIT = re.compile(
@@ -2745,7 +2839,7 @@ def _clause_of(
             if j not in holding
             and uniques[j]
             and len(uniques[j] & claim_keys) * 2 >= len(uniques[j])
-            and not any(same_amount(o, e) for o in others for e in stated_in[j])
+            and not any(same_amount(o, e) for o in others if not o.frequency for e in stated_in[j])
         ]
         if (
             len(holding) == 1
@@ -4622,6 +4716,35 @@ def _dropped_cause(claim: str, focus: str) -> list[RiskSignal]:
     return []
 
 
+def _contrasted_means_dropped(claim: str, focus: str) -> list[RiskSignal]:
+    """Two clauses set side by side (`…, but …`, `while`), the first telling its case apart by
+    a means or agent phrase (`bins damaged by the crew are replaced free of charge, but …`),
+    and a claim that restates that clause without it (`damaged bins are replaced free of
+    charge`): it states for every case what holds for one."""
+    if has_cjk(focus):
+        return []
+    mine = _content_keys(claim)
+    for sentence in _SENTENCE_END.split(focus):
+        clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+        if len(clauses) != 2:
+            continue
+        for i in (0, 1):
+            theirs = _content_keys(clauses[1 - i])
+            own = [w for w in _clause_words(clauses[i]) if not keys(w.lower()) & theirs]
+            means = [w for w in own if w in _means_words(clauses[i], _AGENT_PHRASE)]
+            rest = [w for w in own if w not in means]
+            if (
+                means
+                and rest
+                and not any(keys(w.lower()) & mine for w in means)
+                and sum(bool(keys(w.lower()) & mine) for w in rest) >= 2
+            ):
+                return [
+                    RiskSignal(SignalCode.CONDITION_DROPPED, f"{' '.join(means[:4])} (claim: none)")
+                ]
+    return []
+
+
 def _dropped_intent(claim: str, focus: str) -> list[RiskSignal]:
     """The evidence's rule is about what is done on purpose (or by accident), the claim says
     nothing of it (`ущерб, причинённый членами семьи, не возмещается` for `ущерб, причинённый
@@ -4777,6 +4900,8 @@ def _substitutions(
             and not _antonym_stems(word) & _GRADED
         ):
             hit = None  # `does not open` for `is closed`: the negated antonym says the same
+        if hit and re.search(rf"(?<![\w-]){re.escape(hit.lower())}(?![\w-])", claim.lower()):
+            hit = None  # `another adult … at the same address`: the claim says `same` itself
         if hit:
             out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))
     lowered = claim.lower()

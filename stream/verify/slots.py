@@ -231,6 +231,8 @@ _PROVIDED_VERB = re.compile(
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|be|been|being)\s+$")
 """`provided` as a participle (`provided by`, `is provided.`), not the proviso `provided (that)`."""
 _EXCEPT_RE = _alternation(_EXCEPT)
+_ONLY_BEFORE = re.compile(r"(?<![\w-])(?:только|лишь|only)\s+$")
+"""`only` right before a proviso (`только в сопровождении`) makes it necessary."""
 _ZH_EXCEPT = re.compile("除(?!非)[^，。；,;]{1,24}?[外以]")
 _ZH_EXCEPTED_AFTER = re.compile("[，,；;][^，。；,;]{1,24}?(例外|除外)(?=[。；;！!]|$)")
 """`…，执行任务的救护车等特种车辆例外`: the excepted case named before `例外` that closes the
@@ -485,6 +487,14 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
         # negation, as `if no …` is (which may restate `unless …`)
         found["if"] = found.pop("proviso")
         where["if"] = where.pop("proviso")
+    if (
+        "proviso" in found
+        and "onlyif" not in found
+        and _ONLY_BEFORE.search(lowered, max(0, where["proviso"] - 8), where["proviso"])
+    ):
+        # `только в сопровождении взрослого`: a necessary proviso, as `only if accompanied`
+        found["onlyif"] = lowered[where["proviso"] - 8 : where["proviso"]].rsplit(maxsplit=1)[-1]
+        where["onlyif"] = where["proviso"]
     if has_cjk(masked):
         zh = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
         if zh is not None:
@@ -559,7 +569,21 @@ def _capped(text: str, lowered: str, modal: str | None) -> frozenset[str]:
     if modal is None or not capped:
         return frozenset(capped)
     at = lowered.find(modal)
-    return frozenset(t for t in capped if at < 0 or lowered.find(t[1:], at) >= 0)
+    return frozenset(
+        t
+        for t in capped
+        if (at < 0 or lowered.find(t[1:], at) >= 0) and not _CHANGED_TO.search(lowered)
+    )
+
+
+_CHANGED_TO = re.compile(
+    r"(?<![\w-])(?:сниж\w*|сниз\w*|уменьш\w*|увелич\w*|повыш\w*|повыс\w*|сокра[тщ]\w*|"
+    r"пада\w*|упад\w*|decreas\w*|reduc\w*|drop\w*|fall\w*|fell|rise\w*|rising|rose|"
+    r"increas\w*|rais\w*|lower\w*|cut)(?:\s+[^\W\d_]+)?\s+(?:до|to|down to|up to)\s+\d",
+    re.IGNORECASE,
+)
+"""`может снижаться до 720p`, `may drop to 5 Mbps`: the end point of a change, not a cap the
+modal grants (`may take up to 8 tablets`)."""
 
 
 _ZH_BOUNDED_ONLY = re.compile(r"(?:最多|至多)只能|只能[^，。；\d]{0,6}?\d")

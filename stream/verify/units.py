@@ -155,6 +155,8 @@ def normalize_zh(text: str) -> str:
     of a comparison write counts the same way; bare `一` inside words (`一些`, `统一`) stays.
     Clock times of the 12-hour form become 24-hour ones in any language (`6 pm` → `18:00`)."""
     text = normalize_clock(text)
+    if "thousand" in text or "тысяч" in text:
+        text = _THOUSANDS.sub(_thousands, text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
     if "year" in text or "в год" in text:
@@ -200,6 +202,10 @@ def normalize_zh(text: str) -> str:
         text = _ZH_MIDNIGHT.sub("0点", text)  # midnight, not `零点五` (0.5)
     if "一部分" in text:
         text = text.replace("一部分", "部分")  # some of them, not a count of one
+    if "分之" in text:
+        text = _ZH_FRACTION.sub(_zh_fraction, text)
+    if "一年到头" in text or "一年四季" in text:
+        text = text.replace("一年到头", "全年").replace("一年四季", "全年")  # all year round
     if "第二天" in text:
         text = text.replace("第二天", "次日")  # the next day, as `次日` writes it
     if "首次" in text:
@@ -336,11 +342,63 @@ def _every_months(m: re.Match[str]) -> str:
     return f"every {months} months" if m.group(1).isascii() else f"каждые {months} месяцев"
 
 
+_SPELLED = patterns.words((*EN_NUMBERS, *RU_NUMBERS), ignorecase=True)
+_THOUSANDS = re.compile(
+    rf"(?<![\w-])({_SPELLED})\s+(?:thousand|тысяч[аи]?)"
+    rf"((?:\s+(?:and\s+)?(?:{_SPELLED}|hundred)(?![\w-]))+)",
+    re.IGNORECASE,
+)
+"""`восемь тысяч четыреста`, `eight thousand four hundred`: one number in words (8400), not
+8000 and an amount of 400."""
+
+
+def _thousands(m: re.Match[str]) -> str:
+    head = _word_value(m.group(1))
+    total = 0.0
+    current = 0.0
+    for word in m.group(2).split():
+        low = word.lower()
+        if low == "and":
+            continue
+        if low == "hundred":
+            current = (current or 1) * 100
+            continue
+        value = _word_value(low)
+        if value is None:
+            return m.group(0)
+        total, current = total + current, value
+    total += current
+    if head is None or total >= 1000:
+        return m.group(0)
+    return _fmt(head * 1000 + total)
+
+
+def _word_value(word: str) -> float | None:
+    low = word.lower()
+    if low in EN_NUMBERS:
+        return float(EN_NUMBERS[low])
+    return RU_NUMBERS.get(low)
+
+
 _PRICE_OFF = re.compile(
     r"(?<![\w-])(?:(\d+(?:[.,]\d+)?\s?%)|half)(?:\s+off(?![\w-])|[\s-]+price(?![\w-]))",
     re.IGNORECASE,
 )
 """`60% off`, `half off`, `half price` are a discount of that share (`a 60% discount`, `50%`)."""
+_ZH_FRACTION = re.compile(
+    f"([{ZH_NUMERALS}]+|\\d+)分之([{ZH_NUMERALS}]+|\\d+)(?=小时|天|年|个月|月|周|分钟)"
+)
+"""`四分之三小时` is 0.75小时 (three quarters of an hour), not 3小时."""
+
+
+def _zh_fraction(m: re.Match[str]) -> str:
+    whole = _zh_int(m.group(1))
+    part = _zh_int(m.group(2))
+    if not whole or part is None:
+        return m.group(0)
+    return _fmt(round(part / whole, 4))
+
+
 _ZH_TENTHS = re.compile(
     r"(?<![\d零一二三四五六七八九十两])([一二三四五六七八九两])成(?!不|为|功|立|本|绩|员|年|人)"
 )
@@ -1670,7 +1728,7 @@ ZH_BOUND_BEFORE = re.compile(
 )
 _ZH_AHEAD = re.compile(r"前|提前")
 """`最晚在出发前2小时`, `最迟提前3天`: the latest time is a lead of at least that long."""
-_ZH_BOUND_AFTER = re.compile(r"\d+\s?[^\d，。；\s]{0,4}?(以内|之内|以上|以下|之后|内|后)")
+_ZH_BOUND_AFTER = re.compile(r"\d+(?:\.\d+)?\s?[^\d，。；\s]{0,4}?(以内|之内|以上|以下|之后|内|后)")
 _ZH_BOUND_KIND = {
     "最多": "upper", "至多": "upper", "不超过": "upper", "少于": "upper", "低于": "upper",
     "不高于": "upper", "以内": "upper", "之内": "upper", "以下": "upper", "内": "upper",

@@ -4332,6 +4332,85 @@ SEVENTEENTH_ROUND = [
         "en",
         "insufficient",
     ),
+    # set 25 read: a claim that says `same` itself; a negation of the other contrasted case;
+    # spelled thousands; Chinese fractions and `一年到头`; a decimal before 以上; a change to a
+    # value is no cap; `только` before a proviso; a means phrase of one contrasted clause;
+    # events around `после` swapped; the later clause's amount beside a rate
+    (
+        "If you and a friend live at the same address, a joint pass for the two of you costs £90.",
+        "A single pass costs £50 per year, and a joint pass for two adults living at the same "
+        "address costs £90.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "You get a full refund if you cancel at least 72 hours before the start.",
+        "Cancellations made at least 72 hours before the start receive a full refund, but later "
+        "cancellations are not refunded.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Абонемент на галёрку стоит три тысячи двести рублей.",
+        "Стоимость абонемента составляет 9000 рублей для партера и 3200 рублей для галёрки.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Абонемент на галёрку стоит три тысячи рублей.",
+        "Стоимость абонемента составляет 9000 рублей для партера и 3200 рублей для галёрки.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "每节课大约持续四分之三小时。",
+        "每节课约45分钟。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "身高1.4米以上的儿童可以免票入园。",
+        "身高1.4米以下的儿童免票入园，但须由成人陪同。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "В часы пик скорость загрузки автоматически снижается до 5 Мбит/с.",
+        "В часы пик скорость загрузки может автоматически снижаться до 5 Мбит/с.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Если подростка до 14 лет сопровождает взрослый, он может посещать бассейн.",
+        "Подростки до 14 лет могут посещать бассейн только в сопровождении взрослого.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Lost keys are replaced free of charge.",
+        "Keys lost by the landlord are replaced free of charge, but replacement keys for any "
+        "other reason cost £30.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Прививку делают не раньше чем через 14 дней после осмотра.",
+        "Осмотр проводится не ранее чем через 14 дней после прививки.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Осмотр проводят не раньше чем через 14 дней после прививки.",
+        "Осмотр проводится не ранее чем через 14 дней после прививки.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "兔子的寄养费为每晚50元。",
+        "狗狗寄养费为每晚50元，兔子为每晚30元。",
+        "zh",
+        "contradicted",
+    ),
 ]
 """`rules-3.13`."""
 
