@@ -2842,7 +2842,8 @@ def _clause_of(
             and not any(same_amount(o, e) for o in others if not o.frequency for e in stated_in[j])
         ]
         if (
-            len(holding) == 1
+            not _day_or_clock(q, focus)  # (`1 May`, `08:00` tell no case apart)
+            and len(holding) == 1
             and len(special) == 1
             and special[0] > holding[0]
             and uniques[holding[0]] & claim_keys
@@ -2896,6 +2897,16 @@ def _clause_of(
             return scored[0][1], scored[0][2]
         return None
     return None
+
+
+def _day_or_clock(q: Quantity, text: str) -> bool:
+    """A bare number that is a date's day or a clock's hour or minutes in `text`."""
+    if q.unit is not None:
+        return False
+    return bool(
+        re.search(rf"(?<![\d:.,]){re.escape(q.text)}\s+(?:{_MONTH_NAMES})(?![\w-])", text, re.I)
+        or re.search(rf"(?<![\d:.,]){re.escape(q.text)}:\d\d|\d:{re.escape(q.text)}(?!\d)", text)
+    )
 
 
 def _bound_tells(
@@ -2960,6 +2971,9 @@ _DATE = re.compile(
     r"(?:(?P<d1>\d{1,2})\s+)?(?P<m1>[A-Za-zА-Яа-яЁё]{3,9})\.?\s+(?:(?P<d2>\d{1,2}),?\s+)?(?P<y1>(?:1[89]|20|21)\d{2})"
     r"|(?P<y2>(?:1[89]|20|21)\d{2})年(?P<m2>\d{1,2})月(?:(?P<d3>\d{1,2})日)?"
 )
+
+
+_MONTH_NAMES = "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True))
 
 
 def _dates(text: str) -> list[tuple[str, tuple[int, int, int]]]:
@@ -3588,12 +3602,18 @@ def _clauses_crossed(claim: str, sentences: str) -> tuple[list[RiskSignal], list
     are not permitted`), that clause is mixed, not shown to state another value (the second)."""
     if has_cjk(claim):
         # Chinese clauses part at every comma: only a claim of two clauses is read, each as
-        # short as a subject and what is said of it
+        # short as a subject and what is said of it, and only for both swapped (one clause
+        # alone may be a merged claim's, `…收费，半天的价格是…`)
         mine = [c for c in _ZH_CLAUSE.split(claim.strip("。！？ ")) if c.strip()]
         if len(mine) != 2 or any(
             sum(has_cjk(w) for w in zh_words(c)) > CROSSED_CLAUSE_WORDS for c in mine
         ):
             return [], []
+        mixed = [_mixed_clauses(c, sentences, _content_keys(c), _CROSSED_CLAUSE) for c in mine]
+        if not all(mixed):
+            return [], []
+        detail = f"{'; '.join(c.strip(' ，,；;。') for c in mine)} (evidence: the roles swapped)"
+        return [RiskSignal(SignalCode.ENTITY_MISMATCH, detail)], []
     else:
         if not _CONTRAST_JOIN.search(claim):
             return [], []
@@ -4353,8 +4373,8 @@ def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
 def _zh_abbreviates(word: str, window: str) -> bool:
     """`团课` of `团体课`, `绝版书` of `绝版图书`: a Chinese word shortened by leaving out inner
     characters of an evidence word of up to four, keeping its first and last."""
-    if not 2 <= len(word) <= 3:
-        return False
+    if not 2 <= len(word) <= 3 or any(c in ZH_NUMERALS or c.isdigit() for c in word):
+        return False  # `九折` is no shortened `九五折`: numbers are amounts, not words
     words = zh_words(window)
     for i in range(len(words)):
         if len(words[i]) < 2:
@@ -4364,7 +4384,12 @@ def _zh_abbreviates(word: str, window: str) -> bool:
             w += part
             if len(w) > 4 or not has_cjk(part):
                 break
-            if len(word) < len(w) and w[0] == word[0] and w[-1] == word[-1]:
+            if (
+                len(word) < len(w)
+                and w[0] == word[0]
+                and w[-1] == word[-1]
+                and not any(c in ZH_NUMERALS or c.isdigit() for c in w)
+            ):
                 rest = iter(w[1:-1])
                 if all(c in rest for c in word[1:-1]):
                     return True

@@ -4411,6 +4411,21 @@ SEVENTEENTH_ROUND = [
         "zh",
         "contradicted",
     ),
+    # numbers are not shortened words (`九折` is no `九五折`); a merged claim's date and times
+    (
+        "老会员续卡可以享受八折优惠。",
+        "老会员续卡可享受八五折优惠，同时推荐新会员的，再减100元。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "Outside the holiday period from 1 July to 31 August, the library opens at 09:00 and "
+        "closes at 20:00.",
+        "During the holiday period, from 1 July to 31 August, the library is open from 10:00 to "
+        "16:00. Outside that period, it opens at 09:00 and closes at 20:00.",
+        "en",
+        "entailed",
+    ),
 ]
 """`rules-3.13`."""
 
