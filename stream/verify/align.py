@@ -921,6 +921,7 @@ _RATE_PERIOD = {
 
 
 _ZH_RATE_BEFORE = re.compile(r"每(天|日|晚|周|月|年|小时|学期|季度)(?:为|是|收取|需|要)?\s*$")
+"""`每月1200元`, `每晚为80元`: the Chinese period an amount is given per, before it."""
 _ZH_RATE_PERIOD = {
     "天": "day", "日": "day", "晚": "night", "周": "week", "月": "month", "年": "year",
     "小时": "hour", "学期": "term", "季度": "quarter",
@@ -2237,7 +2238,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     if elsewhere_negated:
         mismatches = [m for m in mismatches if m not in elsewhere_negated]
         states_other = [m for m in states_other if m not in elsewhere_negated]
-    kept_from = _KEEPS_FROM.search(claim_n)
+    kept_from = _KEEPS_FROM.search(claim_n) if " from " in claim_n else None
     if kept_from is not None and not keys(kept_from.group().split()[0].lower()) & ev_keys:
         # `stops you from uploading` denies as `cannot upload` does, in a verb the slots do
         # not read as a negation: a clash with the evidence's negation is not shown (it is
@@ -2730,8 +2731,12 @@ _AGENT_PHRASE = re.compile(
 def _means_words(clause: str, phrase: re.Pattern[str] = _MEANS_PHRASE) -> frozenset[str]:
     """The words of the means or place phrases of a clause's subject part (`uploads through
     the web browser`), which tell a case apart from `through the desktop app`."""
-    head = re.split(r"\s(?:is|are|was|were|can|may|must|will)\s", clause, maxsplit=1)[0]
+    head = _COPULA.split(clause, maxsplit=1)[0]
     return frozenset(w for m in phrase.finditer(head) for w in m.group(1).split())
+
+
+_COPULA = re.compile(r"\s(?:is|are|was|were|can|may|must|will)\s")
+"""Where a clause's subject part ends (`uploads through the web browser | are limited`)."""
 
 
 _NO_LIMIT = re.compile(
@@ -2901,11 +2906,19 @@ def _clause_of(
 
 def _day_or_clock(q: Quantity, text: str) -> bool:
     """A bare number that is a date's day or a clock's hour or minutes in `text`."""
-    if q.unit is not None:
+    if q.unit is not None or not q.text.isdigit():
         return False
-    return bool(
-        re.search(rf"(?<![\d:.,]){re.escape(q.text)}\s+(?:{_MONTH_NAMES})(?![\w-])", text, re.I)
-        or re.search(rf"(?<![\d:.,]){re.escape(q.text)}:\d\d|\d:{re.escape(q.text)}(?!\d)", text)
+    return q.text in _days_and_clock_parts(text)
+
+
+@short_cache(maxsize=256)
+def _days_and_clock_parts(text: str) -> frozenset[str]:
+    """The numbers of `text` that are a date's day (`1 May`) or part of a clock (`08:00`)."""
+    return frozenset(
+        n
+        for m in _DAY_OR_CLOCK.finditer(text)
+        for n in (m.group("day"), m.group("h"), m.group("m"))
+        if n
     )
 
 
@@ -2974,6 +2987,11 @@ _DATE = re.compile(
 
 
 _MONTH_NAMES = "|".join(sorted(map(re.escape, _MONTHS), key=len, reverse=True))
+_DAY_OR_CLOCK = re.compile(
+    rf"(?<![\d:.,])(?P<day>\d{{1,2}})\s+(?:{_MONTH_NAMES})(?![\w-])"
+    r"|(?<![\d:.,])(?P<h>\d{1,2}):(?P<m>\d\d)(?!\d)",
+    re.IGNORECASE,
+)
 
 
 def _dates(text: str) -> list[tuple[str, tuple[int, int, int]]]:
@@ -4702,6 +4720,11 @@ _NECESSARY_BOTH = (
     ),
 )
 """A necessary condition of two parts (`年满18周岁且有稳定收入方可申请`, `only if X and Y`)."""
+_NECESSARY_HEADS = re.compile(
+    r"方可|方能|才能|才可|(?<![\w-])(?:only if|only when|только если|только при условии)(?![\w-])",
+    re.IGNORECASE,
+)
+"""A cheap test before `_NECESSARY_BOTH`: the focus states a necessary condition at all."""
 _NECESSITY_SAID = re.compile(
     r"只有|才|方可|方能|(?<![\w-])(?:only|только|лишь)(?![\w-])", re.IGNORECASE
 )
@@ -4711,7 +4734,7 @@ def _necessary_part_dropped(claim: str, focus: str) -> list[RiskSignal]:
     """The evidence needs two things together (`年满18周岁且有稳定收入方可申请`) and the claim,
     stating no necessity of its own, names one of them as enough (`只要年满18周岁，就可以申请`):
     the other part is dropped and the condition made sufficient."""
-    if _NECESSITY_SAID.search(claim):
+    if _NECESSITY_SAID.search(claim) or not _NECESSARY_HEADS.search(focus):
         return []  # `只有年满18周岁才能申请`: one necessary part is still true
     for pattern in _NECESSARY_BOTH:
         for m in pattern.finditer(focus):
@@ -4742,21 +4765,26 @@ def _dropped_cause(claim: str, focus: str) -> list[RiskSignal]:
 
 
 def _contrasted_means_dropped(claim: str, focus: str) -> list[RiskSignal]:
-    """Two clauses set side by side (`…, but …`, `while`), the first telling its case apart by
+    """Two clauses set side by side (`…, but …`, `while`), one telling its case apart by
     a means or agent phrase (`bins damaged by the crew are replaced free of charge, but …`),
     and a claim that restates that clause without it (`damaged bins are replaced free of
     charge`): it states for every case what holds for one."""
-    if has_cjk(focus):
-        return []
-    mine = _content_keys(claim)
+    if has_cjk(focus) or not _CLAUSE.search(focus) or not _AGENT_PHRASE.search(focus):
+        return []  # (cheap tests first: most evidence sets no clauses side by side)
+    mine: frozenset[str] | None = None
     for sentence in _SENTENCE_END.split(focus):
         clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
         if len(clauses) != 2:
             continue
         for i in (0, 1):
+            phrase = _means_words(clauses[i], _AGENT_PHRASE)
+            if not phrase:
+                continue
+            if mine is None:
+                mine = _content_keys(claim)
             theirs = _content_keys(clauses[1 - i])
             own = [w for w in _clause_words(clauses[i]) if not keys(w.lower()) & theirs]
-            means = [w for w in own if w in _means_words(clauses[i], _AGENT_PHRASE)]
+            means = [w for w in own if w in phrase]
             rest = [w for w in own if w not in means]
             if (
                 means
@@ -4770,10 +4798,20 @@ def _contrasted_means_dropped(claim: str, focus: str) -> list[RiskSignal]:
     return []
 
 
+_INTENT_HEADS = (
+    "intent", "deliberat", "wilful", "willful", "knowingly", "purpose", "malicious", "accident",
+    "inadvertent", "умышлен", "намерен", "нарочно", "неосторож", "故意", "蓄意", "恶意", "有意",
+    "无意", "过失",
+)  # fmt: skip
+
+
 def _dropped_intent(claim: str, focus: str) -> list[RiskSignal]:
     """The evidence's rule is about what is done on purpose (or by accident), the claim says
     nothing of it (`ущерб, причинённый членами семьи, не возмещается` for `ущерб, причинённый
     умышленно … членами его семьи`): it widens the rule to every case."""
+    lowered = focus.lower()
+    if not any(h in lowered for h in _INTENT_HEADS):
+        return []  # (a cheap test first: few rules speak of intent)
     out = []
     for kind in _INTENT:
         stated = kind.search(focus)
@@ -4925,7 +4963,7 @@ def _substitutions(
             and not _antonym_stems(word) & _GRADED
         ):
             hit = None  # `does not open` for `is closed`: the negated antonym says the same
-        if hit and re.search(rf"(?<![\w-]){re.escape(hit.lower())}(?![\w-])", claim.lower()):
+        if hit and hit.lower() in {w.lower() for w in _WORD.findall(claim)}:
             hit = None  # `another adult … at the same address`: the claim says `same` itself
         if hit:
             out.append(RiskSignal(SignalCode.ANTONYM_MISMATCH, f"{word} (evidence: {hit})"))

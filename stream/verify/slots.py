@@ -487,13 +487,14 @@ def _condition_scan(lowered: str) -> tuple[dict[str, str], str, dict[str, int]]:
         # negation, as `if no …` is (which may restate `unless …`)
         found["if"] = found.pop("proviso")
         where["if"] = where.pop("proviso")
-    if (
-        "proviso" in found
-        and "onlyif" not in found
-        and _ONLY_BEFORE.search(lowered, max(0, where["proviso"] - 8), where["proviso"])
-    ):
+    only = (
+        _ONLY_BEFORE.search(lowered, max(0, where["proviso"] - 8), where["proviso"])
+        if "proviso" in found and "onlyif" not in found
+        else None
+    )
+    if only is not None:
         # `только в сопровождении взрослого`: a necessary proviso, as `only if accompanied`
-        found["onlyif"] = lowered[where["proviso"] - 8 : where["proviso"]].rsplit(maxsplit=1)[-1]
+        found["onlyif"] = only.group().strip()
         where["onlyif"] = where["proviso"]
     if has_cjk(masked):
         zh = _ZH_EXCEPT.search(masked)  # 除驾驶员外: an exception around the excepted noun
@@ -568,12 +569,10 @@ def _capped(text: str, lowered: str, modal: str | None) -> frozenset[str]:
     capped = [t for t, kinds in bounds(text).items() if "upper" in kinds]
     if modal is None or not capped:
         return frozenset(capped)
+    if _CHANGED_TO.search(lowered):
+        return frozenset()  # `может снижаться до 720p`: the modal hedges a change, caps nothing
     at = lowered.find(modal)
-    return frozenset(
-        t
-        for t in capped
-        if (at < 0 or lowered.find(t[1:], at) >= 0) and not _CHANGED_TO.search(lowered)
-    )
+    return frozenset(t for t in capped if at < 0 or lowered.find(t[1:], at) >= 0)
 
 
 _CHANGED_TO = re.compile(

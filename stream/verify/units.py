@@ -159,9 +159,9 @@ def normalize_zh(text: str) -> str:
         text = _THOUSANDS.sub(_thousands, text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
-    if "year" in text or "в год" in text:
+    if ("year" in text or "в год" in text) and _TIMES_HEADS.search(text):
         text = _TIMES_A_YEAR.sub(_every_months, text)
-    if " off" in text or "price" in text:
+    if ("%" in text and " off" in text) or "half" in text or "Half" in text:
         text = _PRICE_OFF.sub(lambda m: f"{m.group(1) or '50%'} discount", text)
     if any(h in text for h in _FREE_HEADS):
         text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
@@ -313,6 +313,8 @@ _HALF_OF = re.compile(
 )
 """`half of the deposit`, `половина депозита` is `50%` of it (`half an hour`, `половина дня` are
 amounts of time, read elsewhere)."""
+_TIMES_HEADS = re.compile(r"twice|times|дважды|раза?\b|раз(?=\s)", re.IGNORECASE)
+"""A cheap test before `_TIMES_A_YEAR`: a count of times at all."""
 _TIMES_A_YEAR = re.compile(
     r"(?<![\w-])(twice|two times|2 times|three times|3 times|four times|4 times|six times|"
     r"6 times|twelve times|12 times|дважды|два раза|2 раза|три раза|3 раза|четыре раза|"
@@ -331,9 +333,11 @@ _CAPPED_BEFORE = re.compile(
     r"не реже|минимум|как минимум|более|больше|хотя бы)\s+$",
     re.IGNORECASE,
 )
+"""A bound before a count per year (`up to 6 times per year`, `at least twice a year`)."""
 
 
 def _every_months(m: re.Match[str]) -> str:
+    """`twice a year` → `every 6 months`; a bounded count stays as it is."""
     if _CAPPED_BEFORE.search(m.string, max(0, m.start() - 20), m.start()):
         return m.group(0)  # `up to 6 times per year` bounds a count, it sets no schedule
     first = m.group(1).split()[0].lower()
@@ -353,6 +357,8 @@ _THOUSANDS = re.compile(
 
 
 def _thousands(m: re.Match[str]) -> str:
+    """The digits of a number spelled with thousands (`восемь тысяч четыреста` → `8400`); the
+    words as they are when a part is no number word or the rest reaches a thousand."""
     head = _word_value(m.group(1))
     total = 0.0
     current = 0.0
@@ -374,6 +380,7 @@ def _thousands(m: re.Match[str]) -> str:
 
 
 def _word_value(word: str) -> float | None:
+    """The value of an English or Russian number word, None for any other word."""
     low = word.lower()
     if low in EN_NUMBERS:
         return float(EN_NUMBERS[low])
@@ -392,6 +399,7 @@ _ZH_FRACTION = re.compile(
 
 
 def _zh_fraction(m: re.Match[str]) -> str:
+    """`四分之三` → `0.75`: the part over the whole, written as digits."""
     whole = _zh_int(m.group(1))
     part = _zh_int(m.group(2))
     if not whole or part is None:
