@@ -4736,10 +4736,10 @@ def _necessary_part_dropped(claim: str, focus: str) -> list[RiskSignal]:
     the other part is dropped and the condition made sufficient."""
     if _NECESSITY_SAID.search(claim) or not _NECESSARY_HEADS.search(focus):
         return []  # `只有年满18周岁才能申请`: one necessary part is still true
+    mine = _content_keys(claim)
     for pattern in _NECESSARY_BOTH:
         for m in pattern.finditer(focus):
             first, second = _content_keys(m.group(1)), _content_keys(m.group(2))
-            mine = _content_keys(claim)
             if first & mine and second and not second & mine:
                 return [
                     RiskSignal(SignalCode.CONDITION_DROPPED, f"{m.group(2).strip()} (claim: none)")
