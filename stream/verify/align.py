@@ -377,8 +377,13 @@ def span_keys(text: str) -> frozenset[str]:
     found: set[str] = set()
     previous = ""
     for original in _WORD.findall(text):
-        found |= _evidence_word_keys(original)
         low = original.lower()
+        if previous in _ANAPHORIC and low.isascii():
+            # `these medicines` names the antibiotics said before it, not every medicine:
+            # no kind of medicine (`painkillers`) aligns with it
+            found |= keys(low)
+        else:
+            found |= _evidence_word_keys(original)
         if low in PARTICLES and previous:
             found |= phrasal_keys(previous, low)
         previous = low
@@ -389,6 +394,8 @@ def span_keys(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_ANAPHORIC = frozenset({"these", "those", "such"})
+"""Determiners of a noun that names what was said before it."""
 _SENSE_KEY = re.compile(r"h\d")
 """The keys `lexicon.sense_keys` gives: `h` and a WordNet synset number."""
 
@@ -521,11 +528,34 @@ def _comma_split(part: str) -> list[str]:
     return out
 
 
+def _pieces(focus: str) -> Iterable[str]:
+    if _PROHIBITED_INFINITIVE.search(focus):
+        # `пользоваться телефонами, часами и наушниками … запрещено`: that sentence is one rule
+        for sentence in _LATIN_SENTENCE.split(focus):
+            if _PROHIBITED_INFINITIVE.match(sentence):
+                yield sentence
+            else:
+                yield from _pieces(sentence)
+        return
+    for whole in _SEGMENT.split(focus):
+        for p in _advice_split(whole):
+            yield from _comma_split(p)
+
+
+_LATIN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+_PROHIBITED_INFINITIVE = re.compile(
+    r"(?:^|(?<=[.!?]\s))\s*[а-яё]+(?:ть|ться|ти|чь)(?![\w-])[^.!?;:]*(?<![\w-])(?:нельзя|запрещено|запрещается|"
+    r"воспрещается|невозможно)\s*(?:[.!?]|$)",
+    re.IGNORECASE,
+)
+"""A Russian sentence that opens with an infinitive and closes with its prohibition."""
+
+
 def _segment_parts(focus: str) -> Parts:
     parts: list[str] = []
-    for part in (
-        c for whole in _SEGMENT.split(focus) for p in _advice_split(whole) for c in _comma_split(p)
-    ):
+    for part in _pieces(focus):
         if parts and (
             _CONDITION_START.match(part)
             or (_OTHERWISE.match(part) and _CONDITION_ANYWHERE.search(parts[-1]))
@@ -670,9 +700,34 @@ def _segments(
     for i in range(1, len(parts)):
         if keep[i - 1] and not keep[i] and _other_value_of_same(parts[i - 1][0], parts[i][0]):
             keep[i] = True
+        elif keep[i - 1] and not keep[i] and _denies_claimed(parts[i][0], words):
+            keep[i] = True  # `send readings automatically and do not need to submit them`
     kept = [p for (p, _), k in zip(parts, keep, strict=True) if k]
     # kept clauses stay separate statements (`_dropped_bounds` reads them one by one)
     return "; ".join(p.strip() for p in kept) if kept else focus
+
+
+def _denies_claimed(part: str, words: tuple[frozenset[str], ...]) -> bool:
+    """`part` negates a verb one of the claim's words aligned with (`do not need to submit
+    them` after the kept clause of its subject, for `… must submit readings`)."""
+    if not part.isascii() or not _negated_part(part):
+        return False
+    said = frozenset().union(*words) if words else frozenset()
+    return any(
+        _first_keys(target) & said
+        for target, written in slots_of(part).negated
+        if written.split()[0].lower() in _VERBAL_NEGATIONS
+    )
+
+
+_VERBAL_NEGATIONS = frozenset(
+    "not never don't doesn't didn't cannot can't won't isn't aren't mustn't".split()
+)
+"""Negations of a verb (`do not need to submit`), not of a noun (`without a photo`)."""
+
+
+def _first_keys(target: frozenset[str]) -> frozenset[str]:
+    return frozenset(k for k in target if not k.startswith("2:"))
 
 
 _ENDS_WITH_NUMBER = re.compile(
@@ -1543,6 +1598,24 @@ def _relative_day_dropped(claim: str, window: str) -> list[RiskSignal]:
     return [RiskSignal(SignalCode.DATE_MISMATCH, f"{said.group()} (claim: none)")]
 
 
+def _zh_single_keys(claim: str, focus: str) -> frozenset[str]:
+    """The claim's one-character Chinese words as a negation's target is keyed (`zh1:停` of
+    `不支持停卡`, which the segmenter parts as 停 and 卡), where the claim writes that word
+    with the character after it as the evidence does (`申请停卡`): what such a negation is
+    about."""
+    words = zh_words(claim)
+    return frozenset(
+        f"zh1:{w}"
+        for w, after in itertools.pairwise(words)
+        if len(w) == 1
+        and has_cjk(w)
+        and has_cjk(after[:1])
+        and w not in _ZH_FILLERS
+        and w not in ZH_STOP_CHARS
+        and w + after[:1] in focus
+    )
+
+
 def _same_amount_at(q: Quantity, claim: str, e: Quantity, window: str) -> bool:
     """`same_amount`, where a rate (`daily`, `每天`) is the same as a period of several units
     only when the period is written as one (`every 24 hours`, `每24小时`): `24小时开放` (open
@@ -1552,9 +1625,11 @@ def _same_amount_at(q: Quantity, claim: str, e: Quantity, window: str) -> bool:
     if q.frequency == e.frequency:
         return True
     other, text = (e, window) if q.frequency else (q, claim)
+    at = text.find(other.text)
+    if at >= 0 and text.startswith(("'s", "’s", "'", "’"), at + len(other.text)):
+        return False  # `one month's notice` is a length of time, no rate's period
     if other.value == "1":
         return True  # `一天最多收40元`, `一个月两次`: one unit is the rate's own period
-    at = text.find(other.text)
     return at >= 0 and _PERIOD_WORD.search(text, max(0, at - 12), at) is not None
 
 
@@ -1997,7 +2072,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     whole = whole and focus is sentences
     claim_slots = slots_of(claim_n)
     found, opposed = compare(
-        claim_slots, ev.get(slots_of) if whole else slots_of(focus), frozen_keys
+        claim_slots,
+        ev.get(slots_of) if whole else slots_of(focus),
+        frozen_keys | _zh_single_keys(claim_n, focus) if has_cjk(claim_n) else frozen_keys,
     )
     kept = [f for f in found if not _negation_left_out(f, claim_n, focus, frozen_keys)]
     if len(kept) < len(found):
@@ -2175,6 +2252,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _dropped_order(claim_n, focus, frozen_keys)
     mismatches += _dropped_loss(claim_n, focus, frozen_keys)
     mismatches += _dropped_restriction(claim_n, focus, frozen_keys)
+    mismatches += _dropped_amount_of(claim_n, focus)
     mismatches += _dropped_intent(claim_n, focus)
     mismatches += _contrasted_means_dropped(claim_n, focus)
     mismatches += _necessary_part_dropped(claim_n, focus)
@@ -3147,7 +3225,16 @@ def _weekday_differs(claim: str, sentences: str) -> list[RiskSignal]:
     if not claimed:
         return []
     split = _ZH_CLAUSE if has_cjk(claim) else _CROSSED_CLAUSE
+    parts = [p for p in split.split(claim) if _weekdays(p)]
+    if len(parts) > 1:
+        # `deliveries run Monday to Saturday, and … a Sunday delivery`: each clause its days
+        return next((found for p in parts if (found := _weekday_differs(p, sentences))), [])
     mine = _content_keys(_WEEKDAY.sub(" ", claim))
+    for word in {w.lower() for w in _WORD.findall(claim) if w.isascii()}:
+        opposites = antonyms_of(word)
+        if opposites and _negated_word(word, claim):
+            # `doesn't open on Sundays` says what `is closed on Sundays` says, not `is open`
+            mine = (mine - keys(word)) | union(keys(o) for o in sorted(opposites))
     scored = sorted(
         (
             (len(_content_keys(_WEEKDAY.sub(" ", c)) & mine), c)
@@ -3161,11 +3248,27 @@ def _weekday_differs(claim: str, sentences: str) -> list[RiskSignal]:
         return []  # no clause, or no one clause, says what the claim says
     best = scored[0][1]
     stated = _weekdays(best)
-    if not stated or claimed <= stated:
+    if not stated or claimed <= stated or any(_said_of(claim, c, claimed) for _, c in scored):
         return []
     days = ", ".join(m.group() for m in _WEEKDAY.finditer(best))
     said = ", ".join(m.group() for m in _WEEKDAY.finditer(claim))
     return [RiskSignal(SignalCode.DATE_MISMATCH, f"{said} (evidence: {days})")]
+
+
+_DIGIT_RUN = re.compile(r"\d+")
+
+
+def _said_of(claim: str, clause: str, claimed: frozenset[int]) -> bool:
+    """The claim's days are all those of `clause` (`deliveries run Monday to Saturday` for
+    `we deliver from Monday to Saturday`), and the clause states no antonym of a word the
+    claim asserts (`open on Sundays` is not what `closed on Sundays` says), and has the
+    claim's numbers."""
+    if _weekdays(clause) != claimed or not set(_DIGIT_RUN.findall(claim)) <= set(
+        _DIGIT_RUN.findall(clause)
+    ):
+        return False  # `открыт с 7:00 до 22:00` is what the clause of those hours says
+    asserted = [w for w in _WORD.findall(claim) if w.isascii() and not _negated_word(w, claim)]
+    return not any(opposite(w, o) for w in asserted for o in _WORD.findall(clause))
 
 
 _ZH_BY = re.compile("(?<![理自经缘])由(?!于|此)")
@@ -3723,15 +3826,28 @@ def _mixed_clauses(
     sentences: str,
     claim_keys: frozenset[str],
     latin_split: re.Pattern[str] = _CLAUSE,
+    joined_only: bool = False,
 ) -> list[RiskSignal]:
     """A one-clause claim that takes words only one clause of a sentence has from two
     clauses, and leaves out words of each (`物业费由租户承担` for `水费由租户承担，物业费由房东
     承担`; `people with allergies must not use it` for `pregnant women must not use it, people
     with allergies should use it with caution`): it joins what one clause says of one thing to
     another thing. A place word opening the sentence (its topic, `展厅内`) is shared.
-    `latin_split` parts Latin and Cyrillic sentences (`_CROSSED_CLAUSE` also at `, and`)."""
+    `latin_split` parts Latin and Cyrillic sentences (`_CROSSED_CLAUSE` also at `, and`).
+    Of a claim of several clauses, only a clause joining two things is read (`joined_only`)."""
     split = _ZH_CLAUSE if has_cjk(claim) else latin_split
-    if not split.search(sentences) or split.search(claim.strip("。.！!？? ")):
+    if not split.search(sentences):
+        return []
+    if split.search(claim.strip("。.！!？? ")):
+        if joined_only:
+            return []
+        for part in split.split(claim.strip("。.！!？? ")):
+            if _JOINED_THINGS.search(part) and (
+                found := _mixed_clauses(
+                    part, sentences, _content_keys(part), latin_split, joined_only=True
+                )
+            ):
+                return found
         return []
     every = _SENTENCE_END.split(sentences)
     for n, sentence in enumerate(every):
@@ -3774,7 +3890,15 @@ def _mixed_clauses(
                 }
                 left_a = {w for w in a - taken_a if not _is_adverb(w)}
                 left_b = {w for w in b - taken_b if not _is_adverb(w)}
-                if taken_a and taken_b and left_a and left_b:
+                joined = (
+                    taken_a
+                    and taken_b
+                    and (left_a or left_b)
+                    and _JOINED_THINGS.search(claim) is not None
+                    and _opposed_clauses(clauses[i], clauses[j])
+                )  # `室内和室外泳池都会关闭` for `室外泳池将关闭，室内泳池照常开放`: one clause's
+                # predicate said of the other's subject, which the other clause opposes
+                if (taken_a and taken_b and left_a and left_b and not joined_only) or joined:
                     joiner = "、" if has_cjk(claim) else ", "
                     detail = (
                         f"{joiner.join(sorted(taken_b))} (evidence: {clauses[j].strip()}); "
@@ -3784,6 +3908,22 @@ def _mixed_clauses(
     return []
 
 
+def _opposed_clauses(a: str, b: str) -> bool:
+    """One clause negates, or states an antonym of a word of the other (`closes` / `stays
+    open`, `关闭` / `开放`): they say opposite things of their subjects. `not only … but also`
+    adds, it opposes nothing."""
+    a, b = _NOT_ONLY.sub(" ", a), _NOT_ONLY.sub(" ", b)
+    if _has_negation(a) != _has_negation(b):
+        return True
+    if has_cjk(a):
+        return any((x in a and y in b) or (y in a and x in b) for x, y in _ANTONYMS if has_cjk(x))
+    theirs = _WORD.findall(b)
+    return any(opposite(w, o) for w in _WORD.findall(a) for o in theirs)
+
+
+_NOT_ONLY = re.compile(r"(?<![\w-])(?:not only|не только)(?![\w-])|不仅|不只", re.IGNORECASE)
+_JOINED_THINGS = re.compile(r"[和与及]|(?<![\w-])(?:both|and|и|как)(?![\w-])", re.IGNORECASE)
+"""Two things joined in one clause (`室内和室外泳池`, `both the indoor and the outdoor pool`)."""
 _ORDINAL = re.compile(
     r"(?<![\w-])(?:(first|1st)|(second|2nd)|(third|3rd)|(перв\w*)|(втор\w*)|(трет\w*))(?![\w-])"
     r"|(第一|第1(?!\d)|首次)|(第二|第2(?!\d))|(第三|第3(?!\d))",
@@ -4165,6 +4305,18 @@ def _negation_left_out(
         return False
     if _has_negation(claim):
         return False
+    said = _NEGATED_IN.match(signal.detail)
+    target = next(
+        (
+            w
+            for w in _WORD.findall(said.group(1) if said else "")[1:]
+            if w.lower() not in EN_STOP and w.lower() not in _CLOSED_WORDS
+        ),
+        None,
+    )
+    if target is not None and target.isascii() and keys(target.lower()) & claim_keys:
+        return False  # `must submit readings` for `… and do not need to submit them`: the
+        # claim asserts the very verb that conjunct denies
     parts = [p for p in _CONJUNCTS.split(focus) if p.strip()]
     negated = [p for p in parts if _has_negation(p)]
     kept = [p for p in parts if not _has_negation(p)]
@@ -4436,7 +4588,7 @@ _ANTONYMS: tuple[tuple[str, str], ...] = (
     ("paid", "unpaid"), ("paid", "free"), ("внутрен", "внешн"), ("платн", "бесплатн"),
     ("одинаков", "разн"),
     ("允许", "禁止"), ("增加", "减少"), ("提高", "降低"), ("上升", "下降"), ("包括", "不包括"),
-    ("最多", "最少"), ("接受", "拒绝"), ("开启", "关闭"),
+    ("最多", "最少"), ("接受", "拒绝"), ("开启", "关闭"), ("开放", "关闭"),
 )  # fmt: skip
 """Direction words whose swap states the opposite (`increases` for `decreases`)."""
 
@@ -4870,6 +5022,43 @@ def _limit_denied(claim: str, focus: str) -> list[RiskSignal]:
             detail = f"{limit.group()} (claim: {said.group()})"
             out.append(RiskSignal(SignalCode.CONDITION_DROPPED, detail))
     return out
+
+
+_AMOUNT_OF_NOUN = re.compile(
+    r"(?<![\w-])(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fourteen|"
+    r"fifteen|twenty|thirty|sixty|ninety|a)\s+(?:working\s+|business\s+|calendar\s+|clear\s+)?"
+    r"(?:days?|weeks?|months?|years?|hours?|minutes?)['’]s?\s+(?:(written|prior|advance)\s+)?"
+    r"([a-z]+)",
+    re.IGNORECASE,
+)
+"""An amount of time said of a noun (`30 days' written notice`, `a week's notice`)."""
+
+
+def _dropped_amount_of(claim: str, focus: str) -> list[RiskSignal]:
+    """The claim keeps a noun the evidence measures (`with written notice` for `with 30 days'
+    written notice`) without any amount of it: a requirement made looser."""
+    if "'" not in focus and "’" not in focus:
+        return []
+    lowered = claim.lower()
+    for m in _AMOUNT_OF_NOUN.finditer(focus):
+        noun = m.group(2).lower()
+        at = next((w for w in _WORD.finditer(lowered) if keys(w.group()) & keys(noun)), None)
+        if (
+            at is None
+            or _AMOUNT_OF_NOUN.search(lowered)
+            or _TIME_BEFORE.search(lowered, max(0, at.start() - 40), at.start())
+        ):
+            continue
+        return [RiskSignal(SignalCode.CONDITION_DROPPED, f"{m.group().strip()} (claim: none)")]
+    return []
+
+
+_TIME_BEFORE = re.compile(
+    r"\d|(?<![\w-])(?:one|two|three|four|five|six|seven|eight|nine|ten|a)\s+\w*\s*"
+    r"(?:days?|weeks?|months?|years?|hours?)",
+    re.IGNORECASE,
+)
+"""An amount of time before the claim's noun, in whatever form."""
 
 
 def _dropped_restriction(claim: str, focus: str, claim_keys: frozenset[str]) -> list[RiskSignal]:

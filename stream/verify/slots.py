@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from stream.verify import patterns
 from stream.verify.codes import SignalCode
-from stream.verify.lexicon import keys, ru_lemmas, table
+from stream.verify.lexicon import antonyms_of, keys, ru_lemmas, table
 from stream.verify.model import RiskSignal
 from stream.verify.tokens import EN_STOP, RU_STOP
 from stream.verify.units import (
@@ -522,6 +522,17 @@ def _privative(words: Iterable[str]) -> frozenset[str]:
         if w == "unable" and words[i + 1 : i + 2] == ["to"] and i + 2 < len(words):
             # `is unable to recover it` says what `cannot recover it` says
             found.update(keys(words[i + 2]))
+        if (
+            w.endswith(("ed", "en"))
+            and w.isascii()
+            and w not in _GRADED_QUALIFIERS
+            and _qualifier(w)
+        ):
+            # `closed` says `not open`, `excluded` `not included`: a state's WordNet antonym
+            # is what the word negates (a participle's or `open`'s: states with no middle, not
+            # `warm` for `not cool` or `lower` for `not higher`)
+            for opposite in antonyms_of(w) - _GRADED_QUALIFIERS:
+                found.update(keys(opposite))
         m = _PRIVATIVE.match(w)
         if m is None or w in NEGATION.words:
             continue
@@ -531,6 +542,11 @@ def _privative(words: Iterable[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+_GRADED_QUALIFIERS = frozenset(
+    """more less higher lower greater smaller larger bigger longer shorter earlier later
+    early late high low many few much little increased decreased""".split()
+)
+"""Qualifiers with a middle between them and their antonym."""
 _RU_QUALIFIERS = frozenset({"ADJF", "ADJS", "ADVB", "PRTF", "PRTS", "PRED"})
 
 
@@ -1293,6 +1309,8 @@ _RU_LIGHT_PASSIVES = frozenset(
     выполняется выполняются""".split()
 )
 """Light verbs of a Russian nominalised rule: the noun carries the action."""
+_ACCEPTED = frozenset({"принимаются", "принимается", "допускаются", "допускается"})
+"""`к возврату не принимаются`, `к оплате не допускаются`: refused for the action `к` names."""
 _PASSIVE_PROHIBITIONS = frozenset({"prohibited", "forbidden", "banned", "disallowed"})
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _PREDICATIVE_NEGATIONS = frozenset(
@@ -1352,11 +1370,29 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
                 # nearest noun
                 before = words[i - _in_clause_before(text, found, i, most=6) : i]
                 verb = next((w for w in before if _is_infinitive(w)), None)
+                if verb is None and (opening := _opening_infinitive(text, found, i)):
+                    verb = opening  # `пользоваться телефонами, часами и … запрещено`
                 if verb is not None:
                     target = keys(verb) | frozenset(f"2:{k}" for k in _first(target))
         if not target and ahead and ahead[0] in _MODAL_WORDS:
             # `к нему не допускается`: the permission itself is what is denied
             target = keys(ahead[0])
+        elif (
+            ahead
+            and ahead[0] in _ACCEPTED
+            and (
+                towards := next(
+                    (
+                        words[j + 1]
+                        for j in range(max(0, i - 4), i - 1)
+                        if words[j].lower() == "к" and _targets(words[j + 1 : j + 2])
+                    ),
+                    None,
+                )
+            )
+        ):
+            # `к возврату не принимаются`: what is refused is the return (`нельзя вернуть`)
+            target = keys(towards) | frozenset(f"2:{k}" for k in _first(target))
         elif ahead and ahead[0] in _RU_LIGHT_PASSIVES:
             # `возврат товаров не производится`: the action noun before the light verb is
             # what is negated (`товары не возвращаются`)
@@ -1471,6 +1507,20 @@ def _in_clause(text: str, found: list[re.Match[str]], i: int, most: int = 5) -> 
     return n
 
 
+def _opening_infinitive(text: str, found: list[re.Match[str]], i: int) -> str | None:
+    """The infinitive opening the sentence of word `i` when only a list's commas stand
+    between them (`Пользоваться телефонами, смарт-часами и наушниками … запрещено`)."""
+    j = i
+    while j > 0 and not _SENTENCE_STOP.search(text, found[j - 1].end(), found[j].start()):
+        j -= 1
+    if i - j > 12 or not _is_infinitive(found[j].group()):
+        return None
+    return found[j].group()
+
+
+_SENTENCE_STOP = re.compile(r"[.!?;:—–()]")
+
+
 def _in_clause_before(text: str, found: list[re.Match[str]], i: int, most: int = 3) -> int:
     """How many of the (at most `most`) words before word `i` stand in its clause."""
     n = 0
@@ -1551,13 +1601,16 @@ _NONE_OF = re.compile(r"(?:none|no|nothing|neither|ни один|ни одна|�
 
 def _not_quantifying(lowered: str, word: str, at: int) -> bool:
     """`each` after an amount is a price per item (`£1 each`), not a quantifier; `any more` is
-    `further`; free-choice `any` under an obligation (`must report any damage`) says what the
-    rule's bare plural says of every case. Under a negation `any` still widens (`does not
-    count against any limit` for `… the production limit`)."""
+    `further`; `at all` stresses a negation; free-choice `any` under an obligation (`must
+    report any damage`) says what the rule's bare plural says of every case. Under a
+    negation `any` still widens (`does not count against any limit` for `… the production
+    limit`)."""
     if _WHOLE_PERIOD.match(lowered, at):
         return True
     if word == "each":
         return bool(_EACH_AFTER_AMOUNT.search(lowered, max(0, at - 12), at))
+    if word == "all" and lowered.endswith("at ", 0, at):
+        return True  # `does not open at all`: emphasis of the negation, no scope
     if word == "any":
         return bool(
             _ANY_MORE.match(lowered, at) or _FREE_CHOICE.search(lowered, max(0, at - 60), at)

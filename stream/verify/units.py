@@ -97,7 +97,7 @@ ZH_CLASSIFIERS = (
     "人", "种", "倍", "天", "年", "月", "周", "秒", "岁", "元", "份", "张", "层", "级", "款",
     "部", "座", "所", "门", "节", "篇", "本", "件", "只", "头", "批", "轮", "组", "款", "道",
     "片", "粒", "袋", "瓶", "支", "毫升", "公里", "千米", "公斤", "千克", "毫克", "摄氏度",
-    "日", "册", "度",
+    "日", "册", "度", "斤",
 )  # fmt: skip
 """Classifiers and units a Chinese numeral stands before (`五十毫升` is `50毫升`); no
 one-character unit that also ends words (`统一升级` is no `统1升`)."""
@@ -149,6 +149,31 @@ def _all_day(m: re.Match[str]) -> str:
     return "круглосуточно" if _CYRILLIC.search(m.group()) else "around-the-clock"
 
 
+_A_PERIODS = re.compile(r"(?<![\w-])a\s+(?=(?:day|week|month|year)['’]s(?![\w-]))", re.IGNORECASE)
+"""`a month's notice` is an amount: `one month's notice`."""
+_NEGATED_COMPARATIVE = re.compile(
+    r"(?<![\w-])(can't|cannot|can not|must not|mustn't|may not|should not|shouldn't|won't|"
+    r"will not)\s+be\s+(?=(?:heavier|longer|larger|bigger|wider|higher|taller|greater|"
+    r"more|later)\s+than(?![\w-]))",
+    re.IGNORECASE,
+)
+"""`can't be heavier than 30 kg` bounds as `no heavier than` does, under its modal."""
+_OR_COMPARATIVE = re.compile(
+    r"(\sbe\s+no\s+\w+\s+than\s+[^,;.!?]{1,30}?\s+or\s+)(?=(?:heavier|longer|larger|bigger|"
+    r"wider|higher|taller|greater|more|later)\s+than(?![\w-]))",
+    re.IGNORECASE,
+)
+"""`… be no heavier than 30 kg or longer than 120 cm`: the second comparative is bounded too."""
+_MODAL_OF = {"can't": "can", "cannot": "can", "can not": "can", "mustn't": "must",
+             "must not": "must", "may not": "may", "should not": "should",
+             "shouldn't": "should", "won't": "will", "will not": "will"}  # fmt: skip
+
+
+def _modal_no(m: re.Match[str]) -> str:
+    modal = _MODAL_OF.get(m.group(1).lower(), "can")
+    return f"{modal} be no "
+
+
 @short_cache(maxsize=4096)
 def normalize_zh(text: str) -> str:
     """Chinese numerals in front of a classifier become digits (`两个` → `2个`), so both sides
@@ -157,6 +182,12 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "thousand" in text or "тысяч" in text:
         text = _THOUSANDS.sub(_thousands, text)
+    if "'s" in text or "’s" in text:
+        text = _A_PERIODS.sub("one ", text)
+    if " than" in text and " be " in text:
+        text = _NEGATED_COMPARATIVE.sub(_modal_no, text)
+        if " be no " in text and " or " in text:
+            text = _OR_COMPARATIVE.sub(r"\1no ", text)
     if "alf" in text or "оловин" in text:
         text = _HALF_OF.sub("50% ", text)
     if ("year" in text or "в год" in text) and _TIMES_HEADS.search(text):
@@ -176,8 +207,10 @@ def normalize_zh(text: str) -> str:
             and (
                 _ZH_ARTICLE.match(text, m.start(2))
                 or m.group(3) == "度"  # `一度`: at one time
-                # `那一天`, `同一天`: the day named, not a count of days
-                or (text[m.start(2) - 1 : m.start(2)] in "那同某哪" and m.group(3) in ("天", "日"))
+                # `那一天`, `这一天`, `同一天`: the day named, not a count of days
+                or (
+                    text[m.start(2) - 1 : m.start(2)] in "那这同某哪" and m.group(3) in ("天", "日")
+                )
             )
         ):
             return m.group(0)
@@ -348,18 +381,18 @@ def _every_months(m: re.Match[str]) -> str:
 
 _SPELLED = patterns.words((*EN_NUMBERS, *RU_NUMBERS), ignorecase=True)
 _THOUSANDS = re.compile(
-    rf"(?<![\w-])({_SPELLED})\s+(?:thousand|тысяч[аи]?)"
+    rf"(?<![\w-])(?:({_SPELLED})\s+(?:thousand|тысяч[аи]?)|a\s+thousand|тысяч[ау])"
     rf"((?:\s+(?:and\s+)?(?:{_SPELLED}|hundred)(?![\w-]))+)",
     re.IGNORECASE,
 )
-"""`восемь тысяч четыреста`, `eight thousand four hundred`: one number in words (8400), not
-8000 and an amount of 400."""
+"""`восемь тысяч четыреста`, `eight thousand four hundred`, `тысячу шестьсот`: one number in
+words (8400, 1600), not 8000 and an amount of 400."""
 
 
 def _thousands(m: re.Match[str]) -> str:
     """The digits of a number spelled with thousands (`восемь тысяч четыреста` → `8400`); the
     words as they are when a part is no number word or the rest reaches a thousand."""
-    head = _word_value(m.group(1))
+    head = _word_value(m.group(1)) if m.group(1) else 1.0
     total = 0.0
     current = 0.0
     for word in m.group(2).split():
@@ -432,9 +465,11 @@ _FREE_HEADS = (
 )  # fmt: skip
 _ZH_FREE = re.compile(
     r"不收取任何费用|不收取费用|不收任何费用|不收费|不用付费|不用交费|不需付费|不需要付费|无需付费|"
-    r"无须付费|不需缴费|无需缴费|不要钱|不用花钱|免收费用|免收"
+    r"无须付费|不需缴费|无需缴费|不要钱|不用花钱|免收费用|免收|"
+    r"(?<![避以难未豁减])免(?![费收除])(?=[\u4e00-\u9fff]{1,3}费)"
 )
-"""Ways of saying `免费` with a negation: one form, so no negation is read into them."""
+"""Ways of saying `免费` with a negation: one form, so no negation is read into them; `免` before
+a fee (`满88元免配送费`) too, not in `避免`, `以免`, `减免`."""
 _ZH_JIAO = re.compile(
     "(?<![\\d零〇一二三四五六七八九十两元块.])([一二两三四五六七八九])"
     "(?:[角毛]钱|(?<=[收付交花需为是][一二两三四五六七八九])角)"
@@ -781,6 +816,7 @@ _UNIT_FORMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("g", ("g", "gram", "grams", "г", "грамм", "грамма", "граммов", "克")),
     ("kg", ("kg", "кг", "kilogram", "kilograms", "kilogramme", "kilogrammes", "килограмм",
             "килограмма", "килограммов", "килограммах", "公斤", "千克")),
+    ("jin", ("斤",)),  # half a kilogram: `30斤` is not `30公斤`
     ("ml", ("ml", "мл", "milliliter", "milliliters", "millilitre", "millilitres", "миллилитр",
             "миллилитра", "миллилитров", "毫升")),
     ("l", ("litre", "litres", "liter", "liters", "литр", "литра", "литров")),
@@ -1309,8 +1345,8 @@ _RU_BARE_UNIT = re.compile(
 _EXACT: dict[str, tuple[str, float]] = {
     "ms": ("s", 0.001), "s": ("s", 1), "min": ("s", 60), "h": ("s", 3600), "d": ("s", 86400),
     "wk": ("s", 604800), "mo": ("mo", 1), "yr": ("mo", 12), "mg": ("g", 0.001), "g": ("g", 1),
-    "kg": ("g", 1000), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1), "l": ("ml", 1000),
-    "wh": ("wh", 1), "kwh": ("wh", 1000), "cm": ("m", 0.01), "mm": ("m", 0.001),
+    "kg": ("g", 1000), "jin": ("g", 500), "m": ("m", 1), "km": ("m", 1000), "ml": ("ml", 1),
+    "l": ("ml", 1000), "wh": ("wh", 1), "kwh": ("wh", 1000), "cm": ("m", 0.01), "mm": ("m", 0.001),
 }  # fmt: skip
 """Units that convert exactly into one base: 14 days = 2 weeks, 24 hours = 1 day, 12 months =
 1 year, 2 小时 = 120 分钟. A month is not 30 days and a gigabyte is not reliably 1024 MB, so
@@ -1519,6 +1555,8 @@ NEGATION = WordClass.of(
     # sparing no effort, unbelievable
     "不知不觉, 不由得, 不由自主, 不禁, 不觉, 不一会, 不可多得, 不约而同, 不计其数, 不言而喻, "
     "不折不扣, 不遗余力, 不可思议, "
+    # a question asked with A-not-A (`是不是`, `有没有`): it asks, it negates nothing
+    "是不是, 能不能, 会不会, 有没有, 可不可以, 对不对, 好不好, 行不行, "
     # words whose 别 is `other` or `distinguish`, not `don't`
     "别人, 别的, 别家, 别处, 别国, 特别, 区别, 分别, 告别, 类别, 级别, 性别, 识别, 差别, 个别, "
     "别墅, 别名, 辨别, 鉴别, 离别, 派别, 判别, 甄别, 道别, 惜别, 诀别, "

@@ -4430,6 +4430,196 @@ SEVENTEENTH_ROUND = [
 """`rules-3.13`."""
 
 
+EIGHTEENTH_ROUND = [
+    # a state's antonym negates it: `doesn't open on Sundays` is `closed on Sundays`; a graded
+    # word is no such state (`warm` is not `not cool`)
+    (
+        "The pharmacy doesn't open on Sundays.",
+        "The pharmacy is open from 08:00 to 19:00 on weekdays and from 09:00 to 13:00 on "
+        "Saturdays, and it is closed on Sundays.",
+        "en",
+        "entailed",
+    ),
+    (
+        "The pharmacy is open on Sunday mornings from 09:00 to 13:00.",
+        "The pharmacy is open from 08:00 to 19:00 on weekdays and from 09:00 to 13:00 on "
+        "Saturdays, and it is closed on Sundays.",
+        "en",
+        "contradicted",
+    ),
+    # each clause of a claim is read against the days of its own clause
+    (
+        "Deliveries run Monday to Saturday, and in some postcodes you can get a Sunday "
+        "delivery for £4 extra.",
+        "We deliver from Monday to Saturday, and Sunday delivery is available in selected "
+        "postcodes for an extra £4.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "По понедельникам бассейн открыт с 7:00 до 22:00.",
+        "Бассейн открыт со вторника по воскресенье с 7:00 до 22:00, а понедельник является "
+        "санитарным днём.",
+        "ru",
+        "contradicted",
+    ),
+    # `тысячу шестьсот` is 1600
+    (
+        "Дополнительный час вождения стоит тысячу шестьсот рублей.",
+        "Дополнительный час вождения сверх программы стоит 1600 рублей.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Дополнительный час вождения стоит тысячу семьсот рублей.",
+        "Дополнительный час вождения сверх программы стоит 1600 рублей.",
+        "ru",
+        "contradicted",
+    ),
+    # `免配送费` is free, as `免收` is; `避免` is not
+    (
+        "订单满88元免收配送费。",
+        "订单满88元免配送费，不满88元收取配送费8元。",
+        "zh",
+        "entailed",
+    ),
+    # `这一天` names a day, it counts none
+    (
+        "每周一是游泳馆的闭馆日，这一天不开放。",
+        "市民游泳馆每周一闭馆，周二至周日6:30至21:30开放。",
+        "zh",
+        "insufficient",
+    ),
+    # one clause's predicate said of the other clause's subject too
+    (
+        "遇到雷雨天气，室内和室外泳池都会临时关闭。",
+        "遇雷雨等恶劣天气，室外泳池将临时关闭，室内泳池照常开放。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "In stormy weather, both the indoor and the outdoor pools close.",
+        "In stormy weather the outdoor pool closes, while the indoor pool stays open.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "遇到雷雨天气，室外泳池会临时关闭。",
+        "遇雷雨等恶劣天气，室外泳池将临时关闭，室内泳池照常开放。",
+        "zh",
+        "entailed",
+    ),
+    # `these medicines` names the antibiotics before it: no kind of medicine aligns with it
+    (
+        "Refill requests for antibiotics and painkillers are not accepted.",
+        "Refill requests for antibiotics are not accepted, because these medicines require a "
+        "new consultation.",
+        "en",
+        "insufficient",
+    ),
+    # `斤` is half a kilogram
+    ("单件快件的重量不能超过30斤。", "单件快件重量不得超过30公斤。", "zh", "contradicted"),
+    ("单件快件的重量不能超过六十斤。", "单件快件重量不得超过30公斤。", "zh", "entailed"),
+    # `can't be heavier than` bounds from above, and so does the comparative after its `or`
+    (
+        "A parcel can't be heavier than 30 kg or longer than 120 cm.",
+        "Each parcel may weigh up to 30 kg and must not be longer than 120 cm on any side.",
+        "en",
+        "entailed",
+    ),
+    (
+        "A parcel can't be heavier than 20 kg.",
+        "Each parcel may weigh up to 30 kg and must not be longer than 120 cm on any side.",
+        "en",
+        "contradicted",
+    ),
+    # a sentence opening with an infinitive and closing with its prohibition is one rule
+    (
+        "Во время экзамена нельзя пользоваться смарт-часами.",
+        "Пользоваться телефонами, смарт-часами и наушниками во время экзамена запрещено.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Во время экзамена можно пользоваться смарт-часами.",
+        "Пользоваться телефонами, смарт-часами и наушниками во время экзамена запрещено.",
+        "ru",
+        "contradicted",
+    ),
+    # `к возврату не принимаются` refuses the return
+    (
+        "Товары, бывшие в употреблении, можно вернуть через службу.",
+        "Ювелирные изделия и товары, бывшие в употреблении, к возврату через службу не "
+        "принимаются.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Товары, бывшие в употреблении, нельзя вернуть через службу.",
+        "Ювелирные изделия и товары, бывшие в употреблении, к возврату через службу не "
+        "принимаются.",
+        "ru",
+        "entailed",
+    ),
+    # the amount of a requirement dropped (`with written notice` for `30 days' written
+    # notice`); `a month's notice` is one month, not the `each month` of a renewal
+    (
+        "You can cancel your membership with written notice.",
+        "Memberships can be cancelled with 30 days' written notice.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "You can cancel your membership with a month's written notice.",
+        "Memberships renew automatically each month and can be cancelled with 30 days' "
+        "written notice.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "You can cancel your membership with 30 days' written notice.",
+        "Memberships can be cancelled with 30 days' written notice.",
+        "en",
+        "entailed",
+    ),
+    # a Chinese negation of a word the segmenter parts (`不支持停卡`) is about the claim's
+    # `停卡`; an A-not-A question negates nothing
+    (
+        "季卡会员可以申请停卡。",
+        "年卡会员每年可申请停卡一次，月卡和季卡不支持停卡。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "年卡会员每年可以停卡一次。",
+        "年卡会员每年可申请停卡一次，月卡和季卡不支持停卡。",
+        "zh",
+        "entailed",
+    ),
+    # a conjunct that denies the very verb the claim asserts is no statement left out
+    (
+        "Customers with a smart meter must submit readings.",
+        "Customers with a smart meter send readings automatically and do not need to submit them.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Customers with a smart meter still have to submit a reading every month.",
+        "Please submit a meter reading at least once a month, or we will estimate your bill. "
+        "Customers with a smart meter send readings automatically and do not need to submit "
+        "them.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Customers with a smart meter send their readings automatically.",
+        "Customers with a smart meter send readings automatically and do not need to submit them.",
+        "en",
+        "entailed",
+    ),
+]
+"""`rules-3.14`."""
+
 ROUNDS = {
     "fifth": FIFTH_ROUND,
     "sixth": SIXTH_ROUND,
@@ -4444,6 +4634,7 @@ ROUNDS = {
     "fifteenth": FIFTEENTH_ROUND,
     "sixteenth": SIXTEENTH_ROUND,
     "seventeenth": SEVENTEENTH_ROUND,
+    "eighteenth": EIGHTEENTH_ROUND,
 }
 """Each round's rules beside the guards that keep them from accepting more (one test; the
 case id names the round: `-k fourteenth`)."""
