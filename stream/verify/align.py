@@ -604,6 +604,13 @@ def _violation_case(claim: str, focus: str) -> bool:
     )
 
 
+def _word_key_sets(text: str) -> tuple[frozenset[str], ...]:
+    """Keys of each content word of `text`, as the alignment's word sets are."""
+    if has_cjk(text):
+        return tuple(keys(w) | {w} for w in zh_words(text) if has_cjk(w) and len(w) > 1)
+    return tuple(keys(w.lower()) for w in _WORD.findall(text) if w.lower() not in _CLOSED_WORDS)
+
+
 def _order_of_top_clause(
     order: Mapping[str, str], words: tuple[frozenset[str], ...], parts: Parts
 ) -> list[RiskSignal]:
@@ -1598,6 +1605,19 @@ def _relative_day_dropped(claim: str, window: str) -> list[RiskSignal]:
     return [RiskSignal(SignalCode.DATE_MISMATCH, f"{said.group()} (claim: none)")]
 
 
+def _amounts_in_order(claimed: Sequence[Quantity], sentences: str) -> bool:
+    """Every amount of the claim (two or more) is one the evidence states, in the evidence's
+    order (`на два часа подряд и не раньше чем за две недели` for `на 2 часа подряд и не
+    ранее чем за 14 дней`): each amount stays with its own thing, whatever the clauses. Not
+    when they trade places (`на 14 дней … за 2 часа`), nor for amounts of one unit."""
+    mine = [q for q in claimed if not q.frequency]
+    if len(mine) < 2 or len({q.unit for q in mine}) < len(mine):
+        return False  # amounts of one unit may trade their things (`полугодовой … 30 дней, а
+        # годовой — 14 дней` for `годовой — до 30 дней, полугодовой — до 14`)
+    stated = iter([e for e in quantities(normalize_zh(sentences)) if not e.frequency])
+    return all(any(same_amount(q, e) for e in stated) for q in mine)
+
+
 def _zh_single_keys(claim: str, focus: str) -> frozenset[str]:
     """The claim's one-character Chinese words as a negation's target is keyed (`zh1:停` of
     `不支持停卡`, which the segmenter parts as 停 and 卡), where the claim writes that word
@@ -2081,6 +2101,18 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
         found, opposed = kept, [o for o in opposed if o in kept]
     if claim_slots.order and not any(f.code is SignalCode.ORDER_MISMATCH for f in found):
         reversed_order = _order_of_top_clause(claim_slots.order, word_sets, parts)
+        if _MERGED_CLAIM.search(claim_n):
+            # a claim of two statements orders each in its own clause (`提前三十天通知，押金在
+            # 验收后…退还` for `须提前30天书面通知，押金在验收工位后…退还`)
+            reversed_order = next(
+                (
+                    found_order
+                    for c in (_ZH_CLAUSE if has_cjk(claim_n) else _CLAUSE_SPLITS[2]).split(claim_n)
+                    if (c_order := slots_of(c).order)
+                    and (found_order := _order_of_top_clause(c_order, _word_key_sets(c), parts))
+                ),
+                [],
+            )
         found += reversed_order
         opposed += reversed_order
     mismatches += found
@@ -2124,7 +2156,9 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             mismatches += _case_dropped(q, sentences, q_keys | own_keys)
             continue
         amounts = found_in[1]
-        if not any(same_amount(q, e) for e in amounts):
+        if not any(same_amount(q, e) for e in amounts) and not _amounts_in_order(
+            c_quantities, sentences
+        ):
             signal = RiskSignal(
                 SignalCode.NUMBER_MISMATCH, f"{q.text} (evidence, for this: {_q(amounts)})"
             )
@@ -4537,6 +4571,8 @@ def _zh_aligned(word: str, window: str, ev_keys: frozenset[str]) -> bool:
         and f"{word[0]}{'在' if word[1] == '到' else '到'}" in window
     ):
         return True  # `放到` / `放在`: the verb with either complement of place
+    if len(word) >= 3 and word[-1] == "给" and _zh_aligned(word[:-1], window, ev_keys):
+        return True  # `退还给您`: the verb and the `给` of whom it goes to
     return any(s in window for s in zh_synonyms(word)) or _zh_abbreviates(word, window)
 
 

@@ -1081,6 +1081,8 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             or counted.group(1) in EN_NUMBERS
         ):
             continue  # `двух суток`: the unit of the number before it, read with it
+        if _RU_ORDINAL_BEFORE.search(lowered, max(0, m.start(1) - 16), m.start(1)):
+            continue  # `на пятые сутки`: which day, not how long
         amount, per = _PHRASE_VALUES[m.group(1)]
         rate = amount == "1" and _RATE_BEFORE.match(m.group())
         out.append(Quantity(amount, per, text[m.start(1) : m.end(1)], frequency=bool(rate)))
@@ -1276,6 +1278,10 @@ _PHRASE_QUANTITY = re.compile(
     + patterns.words(_PHRASE_VALUES)
     + r")(?![\w-])"
 )
+_RU_ORDINAL_BEFORE = re.compile(
+    r"(?<![\w-])(?:втор|трет|четв[её]рт|пят|шест|седьм|восьм|девят|десят)\w*\s+$"
+)
+"""An ordinal other than `первые` before a time noun: a day named by its place."""
 _ARTICLE_UNIT = re.compile(
     r"(?<![\w-])(?:within|for|in|per|every|each|once|twice|times|after|than|over|up to|about"
     r"|at least|at most|gets?|receives?|takes?|lasts?"
@@ -1318,10 +1324,10 @@ _RATE_BEFORE = re.compile(r"(?:в|раз в|per|every|each)\s(?!течение)"
 """`в сутки`, `per day`: one unit read as a rate, not an amount."""
 _RU_PER_UNIT = re.compile(
     r"(?<![\w-])(?<!раз )(?<!раза )в\s+(месяц|неделю|год|день|час|минуту|секунду|сутки)"
-    r"(?=\s*(?:[.,;:)!?]|$|\s(?:и|или|а|но)\s))"
+    r"(?=(?:\s+(?:бесплатно|дополнительно|включительно))?\s*(?:[.,;:)!?]|$|\s(?:и|или|а|но)\s))"
 )
-"""A Russian rate at the end of its clause: `не менее 99,95% в месяц.` (not `в день
-рождения`, `в час ночи`)."""
+"""A Russian rate at the end of its clause: `не менее 99,95% в месяц.`, `4 часа в месяц
+бесплатно` (not `в день рождения`, `в час ночи`)."""
 _RU_PRICE_PER = re.compile(
     r"(?:(?<=рублей )|(?<=рубля )|(?<=рубль )|(?<=евро ))(?:за|в)\s+"
     r"(минуту|час|сутки|день|неделю|месяц|год)(?![\w-])"
