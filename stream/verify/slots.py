@@ -94,9 +94,15 @@ _HEDGE_NOUNS = frozenset({"plans", "attempts", "hopes", "wishes"})
 """Hedge verbs that are as often plural nouns (`two membership plans`): a hedge only before
 an infinitive or an object (`plans to open`, `plans a new library`)."""
 _HEDGE_VERB_AFTER = {
-    w: re.compile(rf"(?<![\w-]){w}\s+(?:to|a|an|the|its|their|his|her|our|my|your)(?![\w-])")
+    w: re.compile(
+        rf"(?<![\w-])(?<!\d )(?<!failed )(?<!unsuccessful )(?<!delivery )"
+        rf"{w}\s+(?:to|a|an|the|its|their|his|her|our|my|your)(?![\w-])"
+    )
     for w in _HEDGE_NOUNS
 }
+"""Not after a count or a kind of attempt (`after 2 failed attempts the parcel is …`)."""
+_BY_INITIATIVE = re.compile(r"(?<![\w-])по\s+инициативе(?![\w-])")
+"""`по инициативе ученика`: whose decision it is, no proposal (`выдвинули инициативу`)."""
 _FUTURE = WordClass.of(
     "will, shall, будет, будут, станет, 会, 将, 将会",
     # words whose 会 or 将 is a meeting, a society or a member, not `will`
@@ -962,7 +968,8 @@ def _slots(text: str) -> Slots:
         hedge=tuple(
             h
             for h in HEDGE.find(masked, wordset)
-            if h not in _HEDGE_NOUNS or _HEDGE_VERB_AFTER[h].search(masked)
+            if (h not in _HEDGE_NOUNS or _HEDGE_VERB_AFTER[h].search(masked))
+            and not (h.startswith("инициатив") and _BY_INITIATIVE.search(masked))
         )
         + (("(question)",) if _QUESTION.search(text) else ()),
         future=next(iter(_FUTURE.find(masked, wordset)), ""),

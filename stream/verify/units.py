@@ -1612,7 +1612,7 @@ HEDGE = WordClass.of(
     "рассказал, рассказала, рассказали, инициатива, инициативу, инициативой, "
     "предложил, предложила, задача, опасность, угроза, неизвестно, "
     "试图, 企图, 打算, 想要, 据称, 据说, 认为, 相信, 希望, 期望, 预计, 声称, 宣称, 怀疑, "
-    "是否, 提议",
+    "是否, 能否, 可否, 提议",
 )
 """Non-factual frames (`tried to`, `allegedly`, `planned`): evidence that only says someone
 tried to do X does not say X happened. Epistemic hedges (`may`, `likely`) are modality, in

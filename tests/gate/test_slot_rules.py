@@ -4675,6 +4675,33 @@ EIGHTEENTH_ROUND = [
         "zh",
         "contradicted",
     ),
+    # `2 failed attempts the parcel …` and `по инициативе ученика` frame nothing; `能否` hedges as
+    # `是否` does; `-гать` verbs and their `-жение` nouns share a root
+    (
+        "After 2 failed delivery attempts, the parcel is taken to your nearest pickup point.",
+        "After a failed delivery, we try again on the next working day, and after 2 failed "
+        "attempts the parcel is taken to your nearest pickup point.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Прямые выборы мэра отменили.",
+        "Трое депутатов выдвинули инициативу отмены прямых выборов мэра.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "会员可以申请延迟退房到下午两点，一定会批准。",
+        "会员可申请延迟退房至下午2点，是否批准视当日房态而定。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "Если договор расторгают, возвращается стоимость непройденных занятий за вычетом 10%.",
+        "При расторжении договора возвращается стоимость непройденных занятий за вычетом 10%.",
+        "ru",
+        "entailed",
+    ),
 ]
 """`rules-3.14`."""
 
