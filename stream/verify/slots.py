@@ -101,6 +101,16 @@ _HEDGE_VERB_AFTER = {
     for w in _HEDGE_NOUNS
 }
 """Not after a count or a kind of attempt (`after 2 failed attempts the parcel is …`)."""
+_TIME_TO_ACT = re.compile(
+    r"(?<![\w-])(?:have|has|get|gets|given)\s+(?:(?:a|an|up\s+to|at\s+least)\s+)?"
+    r"[\w-]+(?:\s+[\w-]+){0,3}?\s+(?:days?|weeks?|months?|hours?|minutes?|window|period)"
+    r"(?:\s+\w+){0,6}?\s+to\s+[a-z]+"
+    r"|(?<![\w-])(?:у\s+(?:вас|вами|клиента|вас\s+будет)\s+)?(?:есть|будет|даётся|дается)\s+"
+    r"[^.,;]{1,40}?,\s+чтобы\s+[а-яё]+(?:ть|ться|ти)(?![\w-])",
+    re.IGNORECASE,
+)
+"""An amount of time given to act (`you have ten working days to ask for a review`, `у вас
+есть две недели, чтобы оформить возврат`): what `may … within` permits, said as a window."""
 _BY_INITIATIVE = re.compile(r"(?<![\w-])по\s+инициативе(?![\w-])")
 """`по инициативе ученика`: whose decision it is, no proposal (`выдвинули инициативу`)."""
 _FUTURE = WordClass.of(
@@ -918,6 +928,8 @@ def _slots(text: str) -> Slots:
         del modality["possible"]  # `cannot`, `не может`, 不能: a prohibition, not a hedge
     if modality.get("advice") == "стоит" and _PRICED_STOIT.search(lowered):
         del modality["advice"]  # `ски-пасс стоит 2500 рублей`: a price, not advice
+    if "possible" not in modality and (window := _TIME_TO_ACT.search(lowered)):
+        modality["possible"] = window.group().split()[0]  # `you have 10 days to ask`: may ask
     if (_IMPERATIVE.search(text) and _opens_sentence(text)) or (
         not modality and _opens_with_infinitive(text)
     ):

@@ -149,6 +149,13 @@ def _all_day(m: re.Match[str]) -> str:
     return "круглосуточно" if _CYRILLIC.search(m.group()) else "around-the-clock"
 
 
+_HAVE_TIME_TO = re.compile(
+    r"(?<=\bhave |\b has )(?=(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|"
+    r"fourteen|fifteen|twenty|thirty|sixty|ninety)\s+(?:working\s+|business\s+|calendar\s+)?"
+    r"(?:days?|weeks?|months?|hours?)(?![\w-])[^.;!?]{0,50}?\sto\s+[a-z]+)",
+    re.IGNORECASE,
+)
+"""`you have 10 working days (from …) to ask`: a deadline, the `within 10 days` it grants."""
 _A_PERIODS = re.compile(r"(?<![\w-])a\s+(?=(?:day|week|month|year)['’]s(?![\w-]))", re.IGNORECASE)
 """`a month's notice` is an amount: `one month's notice`."""
 _NEGATED_COMPARATIVE = re.compile(
@@ -184,6 +191,8 @@ def normalize_zh(text: str) -> str:
         text = _THOUSANDS.sub(_thousands, text)
     if "'s" in text or "’s" in text:
         text = _A_PERIODS.sub("one ", text)
+    if " to " in text and ("have " in text or "has " in text):
+        text = _HAVE_TIME_TO.sub("within ", text)
     if " than" in text and " be " in text:
         text = _NEGATED_COMPARATIVE.sub(_modal_no, text)
         if " be no " in text and " or " in text:

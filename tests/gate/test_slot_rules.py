@@ -4702,6 +4702,26 @@ EIGHTEENTH_ROUND = [
         "ru",
         "entailed",
     ),
+    # time given to act is what `may … within` permits: `you have 10 days to ask`, `у вас есть
+    # две недели, чтобы …`; not a longer window
+    (
+        "You have ten working days from the publication of a mark to ask for a review.",
+        "A student may request a review of a mark within 10 working days of its publication.",
+        "en",
+        "entailed",
+    ),
+    (
+        "You have twenty working days from the publication of a mark to ask for a review.",
+        "A student may request a review of a mark within 10 working days of its publication.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "У вас есть две недели с момента получения посылки, чтобы оформить возврат.",
+        "Оформить возврат товара можно в течение 14 дней после получения посылки.",
+        "ru",
+        "entailed",
+    ),
 ]
 """`rules-3.14`."""
 
