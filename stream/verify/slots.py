@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from stream.verify import patterns
 from stream.verify.codes import SignalCode
-from stream.verify.lexicon import antonyms_of, keys, ru_lemmas, table
+from stream.verify.lexicon import antonyms_of, claim_keys, evidence_keys, keys, ru_lemmas, table
 from stream.verify.model import RiskSignal
 from stream.verify.tokens import EN_STOP, RU_STOP
 from stream.verify.units import (
@@ -1392,7 +1392,10 @@ def _negations(text: str) -> list[tuple[int, Negation]]:
                 if verb is None and (opening := _opening_infinitive(text, found, i)):
                     verb = opening  # `пользоваться телефонами, часами и … запрещено`
                 if verb is not None:
-                    target = keys(verb) | frozenset(f"2:{k}" for k in _first(target))
+                    # with the roots its prefixed and aspect partners share (`гулять` /
+                    # `выгуливать`): either side may say the verb with a prefix
+                    roots = claim_keys(verb) | evidence_keys(verb)
+                    target = keys(verb) | roots | frozenset(f"2:{k}" for k in _first(target))
         if not target and ahead and ahead[0] in _MODAL_WORDS:
             # `к нему не допускается`: the permission itself is what is denied
             target = keys(ahead[0])
