@@ -529,7 +529,8 @@ def _comma_split(part: str) -> list[str]:
 
 
 def _pieces(focus: str) -> Iterable[str]:
-    if _PROHIBITED_INFINITIVE.search(focus):
+    """The clauses `_segment_parts` starts from: segments, advice, commas."""
+    if _CYRILLIC_WORD.search(focus) and _PROHIBITED_INFINITIVE.search(focus):
         # `пользоваться телефонами, часами и наушниками … запрещено`: that sentence is one rule
         for sentence in _LATIN_SENTENCE.split(focus):
             if _PROHIBITED_INFINITIVE.match(sentence):
@@ -543,6 +544,7 @@ def _pieces(focus: str) -> Iterable[str]:
 
 
 _LATIN_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_CYRILLIC_WORD = re.compile("[а-яё]{4}", re.IGNORECASE)
 
 
 _PROHIBITED_INFINITIVE = re.compile(

@@ -1530,8 +1530,9 @@ def _in_clause(text: str, found: list[re.Match[str]], i: int, most: int = 5) -> 
 
 
 def _opening_infinitive(text: str, found: list[re.Match[str]], i: int) -> str | None:
-    """The infinitive opening the sentence of word `i` when only a list's commas stand
-    between them (`Пользоваться телефонами, смарт-часами и наушниками … запрещено`)."""
+    """The infinitive opening the sentence of word `i`, at most 12 words before it with no
+    stop, colon, dash or bracket between (`Пользоваться телефонами, смарт-часами и наушниками
+    … запрещено`: a list's commas do not part them)."""
     j = i
     while j > 0 and not _SENTENCE_STOP.search(text, found[j - 1].end(), found[j].start()):
         j -= 1
