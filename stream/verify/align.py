@@ -2929,7 +2929,8 @@ def _clause_of(
                 candidates.append((c, amounts))
         if len(candidates) < 2:
             continue
-        keysets = [_content_keys(c) for c, _ in candidates]
+        framing = _amount_noun_keys()
+        keysets = [_content_keys(c) - framing for c, _ in candidates]
         stated_in = [quantities(normalize_zh(c)) for c, _ in candidates]
         holding = [
             i
@@ -3016,6 +3017,20 @@ def _clause_of(
             return scored[0][1], scored[0][2]
         return None
     return None
+
+
+@lru_cache(maxsize=1)
+def _amount_noun_keys() -> frozenset[str]:
+    """Keys of the words that name an amount itself (`price`, `costs`, `价格`, `стоимость`):
+    the frame a list of amounts shares, whichever clause happens to say it (`灵活工位日票价格
+    为88元，月卡为980元，固定工位每月1680元`), so no clause is told apart by them."""
+    return union(keys(w) for w in _AMOUNT_NOUNS)
+
+
+_AMOUNT_NOUNS = (
+    "price", "prices", "cost", "costs", "fee", "fees", "charge", "charges", "rate", "rates",
+    "价格", "价钱", "费用", "收费", "价", "стоимость", "цена", "плата", "тариф",
+)  # fmt: skip
 
 
 def _day_or_clock(q: Quantity, text: str) -> bool:

@@ -4736,6 +4736,26 @@ EIGHTEENTH_ROUND = [
         "ru",
         "contradicted",
     ),
+    # a word naming the amount itself (`价格`, `costs`) tells no clause of a list apart
+    (
+        "固定工位的价格是每月980元。",
+        "灵活工位日票价格为88元，月卡为980元，固定工位每月1680元。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "固定工位的价格是每月1680元。",
+        "灵活工位日票价格为88元，月卡为980元，固定工位每月1680元。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "A fixed desk costs 980 yuan a month.",
+        "A flexible day pass costs 88 yuan, a monthly pass 980 yuan, and a fixed desk 1680 yuan "
+        "a month.",
+        "en",
+        "contradicted",
+    ),
 ]
 """`rules-3.14`."""
 
