@@ -458,6 +458,7 @@ _FREE = re.compile(
     r"at no (?:extra |additional )?(?:cost|charge)|"
     r"without (?:any )?(?:extra |additional )?(?:cost|charge|fee|payment)|"
     r"without paying(?: anything| extra| (?:a|any) (?:fee|charge))?|"
+    r"pays? no(?= (?:interest|fees?|charges?|commission)(?![\w-]))|"
     r"with (?:no|zero) (?:extra |additional )?(?:cost|charge|fee)s?|"
     r"(?:do not|don't|does not|doesn't|will not|won't|never) (?:have to |need to )?pay"
     r"(?: anything| extra)?(?= for\b|[.,;]|$)|"

@@ -4756,6 +4756,20 @@ EIGHTEENTH_ROUND = [
         "en",
         "contradicted",
     ),
+    # `pay no interest` is `free` of it, as `without paying interest` is (`pay interest` for it
+    # is not accepted; the clash is not named)
+    (
+        "Graduate account holders can have an overdraft of up to £1,500 without paying interest.",
+        "Graduate account holders pay no interest on an overdraft of up to £1,500.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Graduate account holders pay interest on an overdraft of up to £1,500.",
+        "Graduate account holders pay no interest on an overdraft of up to £1,500.",
+        "en",
+        "insufficient",
+    ),
 ]
 """`rules-3.14`."""
 
