@@ -64,6 +64,9 @@ from stream.verify.slots import (
     mask_negated_bounds,
     slots_of,
 )
+from stream.verify.slots import (
+    _first as _first_keys,  # what a negation negates first: one reading for slots and here
+)
 from stream.verify.text import split_sentences
 from stream.verify.tokens import (
     ADDRESSEE,
@@ -733,10 +736,6 @@ _VERBAL_NEGATIONS = frozenset(
     "not never don't doesn't didn't cannot can't won't isn't aren't mustn't".split()
 )
 """Negations of a verb (`do not need to submit`), not of a noun (`without a photo`)."""
-
-
-def _first_keys(target: frozenset[str]) -> frozenset[str]:
-    return frozenset(k for k in target if not k.startswith("2:"))
 
 
 _ENDS_WITH_NUMBER = re.compile(
