@@ -142,7 +142,7 @@ def _fragment_windows(
     synonym) occurs there; ties keep the shorter window."""
     text, analysis, offset = fragment.text, fragment.analysis, fragment.offset
     sentences, per_sentence = located(_index, text, analysis, offset)
-    exact = [frozenset(t for t in weights if t in set(toks)) for toks in per_sentence]
+    exact = [frozenset(weights.keys() & set(toks)) for toks in per_sentence]
     # only the sentences that share most words with the claim (and their neighbours, for a
     # pair) are looked up in the lexicon: a long document has hundreds of sentences, and the
     # one a claim comes from shares words with it
@@ -151,6 +151,10 @@ def _fragment_windows(
     ]
     expand = {j for i in ranked if exact[i] for j in (i - 1, i, i + 1)}
     amounts = any(k[:1] == "≈" for m in match.values() for k in m)
+    matched_by: dict[str, set[str]] = {}  # a key -> the claim tokens it matches
+    for t in weights:
+        for key in match[t]:
+            matched_by.setdefault(key, set()).add(t)
     hits = []
     for i, ((a, b), toks) in enumerate(zip(sentences, per_sentence, strict=True)):
         present = set(toks)
@@ -159,7 +163,10 @@ def _fragment_windows(
             present |= located(span_keys, text[a:b], analysis, at)
             if amounts:
                 present |= located(_amount_key_set, text[a:b], analysis, at)
-        hits.append(frozenset(t for t in weights if match[t] & present))
+        hit: set[str] = set()
+        for key in present & matched_by.keys():
+            hit |= matched_by[key]
+        hits.append(frozenset(hit))
     # Chinese tokens are character pairs: one word found next door adds two or three of them
     pair_min = PAIR_MIN_TOKENS + (1 if any(has_cjk(t) for t in weights) else 0)
     best_cov, best = -1.0, (0, 0, frozenset[str]())
