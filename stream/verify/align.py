@@ -552,7 +552,7 @@ _CYRILLIC_WORD = re.compile("[а-яё]{4}", re.IGNORECASE)
 
 _PROHIBITED_INFINITIVE = re.compile(
     r"(?:^|(?<=[.!?]\s))\s*[а-яё]+(?:ть|ться|ти|чь)(?![\w-])[^.!?;:]*(?<![\w-])(?:нельзя|запрещено|запрещается|"
-    r"воспрещается|невозможно)\s*(?:[.!?]|$)",
+    r"воспрещается|невозможно|недопустимо)\s*(?:[.!?]|$)",
     re.IGNORECASE,
 )
 """A Russian sentence that opens with an infinitive and closes with its prohibition."""
@@ -1047,12 +1047,12 @@ def _clock_unstated(claim: str, window: str) -> list[RiskSignal]:
 
 _BARE_BOUND = re.compile(
     r"(?<![\w-])(at least|no less than|not less than|at most|no more than|not more than"
-    r"|не менее|не меньше|как минимум|не более|не больше)(?![\w-])",
+    r"|не менее|не меньше|как минимум|хотя бы|не более|не больше)(?![\w-])",
     re.IGNORECASE,
 )
 _BARE_KIND = {
     "at least": "lower", "no less than": "lower", "not less than": "lower",
-    "не менее": "lower", "не меньше": "lower", "как минимум": "lower",
+    "не менее": "lower", "не меньше": "lower", "как минимум": "lower", "хотя бы": "lower",
     "at most": "upper", "no more than": "upper", "not more than": "upper",
     "не более": "upper", "не больше": "upper",
 }  # fmt: skip

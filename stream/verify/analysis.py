@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import TypeVar, cast
 
-ANALYSER_VERSION = "18"
+ANALYSER_VERSION = "19"
 """Bump when any function whose results an analysis keeps changes what it returns: a cache
 never hands out an analysis whose `analyser` differs (`is_current`)."""
 

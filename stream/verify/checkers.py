@@ -53,7 +53,7 @@ class Checker(Protocol):
     def check(self, request: CheckRequest) -> CheckResult: ...
 
 
-BASE_VERSION = "rules-3.14"
+BASE_VERSION = "rules-3.15"
 CLASH_SLACK = 1
 """Unaligned parts a `contradicted` claim may have beside its clashing slots: one word a
 resource misses (`一并`) leaves the clash named; a claim that fails to align in several places

@@ -160,7 +160,7 @@ BOUND_PHRASES = WordClass.of(
     "no taller than, not taller than, no greater than, not greater than, no smaller than, "
     "not smaller than, no shorter than, not shorter than, no lower than, not lower than, "
     "no lighter than, not lighter than, no sooner than, not sooner than, limit of, cap of, "
-    "ceiling of, по крайней мере, по меньшей мере, "
+    "ceiling of, по крайней мере, по меньшей мере, хотя бы, "
     "more expensive than, less expensive than, дороже, дешевле, "
     "не ближе, не дальше, не реже, не чаще, "
     "как минимум, минимум, "
@@ -300,7 +300,8 @@ _WITHIN_OF = re.compile(
 _NEGATED_BOUND = re.compile(
     rf"(?P<neg>{BOUND_NEGATION})(?P<between>(?:\s+{SCOPE_WORD}){{0,4}}?)\s+"
     r"(?P<bound>beyond|longer than|more than|over|later than|past|less than|fewer than|"
-    r"under|below|earlier than|больше|более|дольше|свыше|позже|позднее|чаще|меньше|менее|"
+    r"(?:larger|bigger|greater|higher|heavier|wider|taller|smaller|shorter|lower|lighter)"
+    r" than|under|below|earlier than|больше|более|дольше|свыше|позже|позднее|чаще|меньше|менее|"
     r"раньше|ранее|реже|exceed|превышать|превышает|превышают|превысить|превысит|превысят)\s+"
     r"(?=[\d$€£]|(?:" + patterns.words((*EN_NUMBERS, *RU_NUMBERS)) + r")(?![\w-])"
     r"|(?:недел[июе]|месяца|суток|года|часа|дня)(?![\w-])"
@@ -394,6 +395,9 @@ class Slots:
     bare_negated: frozenset[str] = frozenset()
     """Keys of the Chinese words a negation governs with no `的` modifier between (`不得携带动物`,
     not `不计入正式环境的配额`): `不…任何 X` says no more than that."""
+    negated_only: tuple[tuple[str, frozenset[str]], ...] = ()
+    """(a Chinese negation as written, the words of its scope the text states nowhere else):
+    `不接受现金押金` says nothing of cash but that it is refused."""
     capped: frozenset[str] = frozenset()
     """Number tokens the text bounds from above (`up to 8`, `не более 8`, `must not take more
     than 8`): a permission with a cap (`may take up to 8`) states the cap."""
@@ -994,6 +998,7 @@ def _slots(text: str) -> Slots:
         sufficient=_sufficient(lowered, conditions),
         capped=_capped(text, lowered, modality.get("possible")),
         bare_negated=bare_negated,
+        negated_only=_zh_negated_only(masked, located) if has_cjk(lowered) else (),
         definite=_definite(lowered) if " " in lowered and lowered.isascii() else frozenset(),
         denied=_denied(lowered),
         negation_objects=_negation_objects(masked, located),
@@ -1333,7 +1338,7 @@ _ACCEPTED = frozenset({"принимаются", "принимается", "до
 _PASSIVE_PROHIBITIONS = frozenset({"prohibited", "forbidden", "banned", "disallowed"})
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _PREDICATIVE_NEGATIONS = frozenset(
-    {"нельзя", "невозможно", "запрещено", "запрещается", "воспрещается"}
+    {"нельзя", "невозможно", "запрещено", "запрещается", "воспрещается", "недопустимо"}
 )
 """Russian negations that stand as the predicate and may close their clause (`курить здесь
 нельзя`)."""
@@ -1571,7 +1576,12 @@ def _zh_words(text: str) -> tuple[str, ...]:
 _RANKS = ((3, UNIVERSAL), (2, MAJORITY), (1, SOME))
 
 
-_EACH_AFTER_AMOUNT = re.compile(r"(?:\d|\b(?:pence|pounds?|euros?|dollars?|cents?))\W{0,2}$")
+_EACH_AFTER_AMOUNT = re.compile(
+    r"(?:\d|\b(?:pence|pounds?|euros?|dollars?|cents?))\W{0,2}$"
+    # `по 1 800 рублей за каждое`, `до 50 ГБ каждый`: a price or size per item
+    r"|\d[\d\s]*\s*(?:руб\w*|р\.|₽|коп\w*|евро|долл\w*|[кмгт]?б|гб|мб|тб|кг|г|л|км|м)"
+    r"\.?(?:\s+(?:за|на|в))?\s+$"
+)
 _FREE_CHOICE = re.compile(
     r"\b(?:must|need|needs|have to|has to|should|report|tell|notify|inform)\b"
     r"(?:\s+[\w'-]+){0,6}\s+$"
@@ -1591,9 +1601,10 @@ _ZH_LISTED = re.compile(
 """A list, or a quantifier of its own, before 都 in its clause (`随时都能`, `无论…都`), or a
 count of several (`派送两次都没成功`: both times). Not `每`: masked as a frequency (`每天`,
 `每12小时`), it leaves 都 to carry the universal of `每个人都`."""
-_ZH_WHOLE_BEFORE = re.compile("凡|除(?:了|非)?|或者")
-"""`凡是…的人员，都`, `除非…，访客都不能`, `…，或者…，都要`: an earlier clause names every
-case, all but an exception, or the cases one by one, and 都 agrees with it."""
+_ZH_WHOLE_BEFORE = re.compile("凡|除(?:了|非)?|或者|以及|无论|不论|不管|双方|两者|二者")
+"""`凡是…的人员，都`, `除非…，访客都不能`, `…，或者…，都要`, `A，以及B，都`, `无论…，都`,
+`双方都`: an earlier clause names every case, all but an exception, or the cases one by one,
+and 都 agrees with it."""
 _ZH_CLAUSE_BREAK = re.compile("[，。；！？,;]")
 _ZH_LEADING = re.compile("(?:时|后|前|之前|之后|以后|以前|的话)[，,]$")
 """A clause that ends so leads into the next (`调用任何接口时，…都`): one clause for 都."""
@@ -1630,8 +1641,8 @@ def _not_quantifying(lowered: str, word: str, at: int) -> bool:
     limit`)."""
     if _WHOLE_PERIOD.match(lowered, at):
         return True
-    if word == "each":
-        return bool(_EACH_AFTER_AMOUNT.search(lowered, max(0, at - 12), at))
+    if word == "each" or word.startswith("кажд"):
+        return bool(_EACH_AFTER_AMOUNT.search(lowered, max(0, at - 24), at))
     if word == "all" and lowered.endswith("at ", 0, at):
         return True  # `does not open at all`: emphasis of the negation, no scope
     if word == "any":
@@ -1639,6 +1650,29 @@ def _not_quantifying(lowered: str, word: str, at: int) -> bool:
             _ANY_MORE.match(lowered, at) or _FREE_CHOICE.search(lowered, max(0, at - 60), at)
         )
     return False
+
+
+def _zh_negated_only(
+    text: str, located: Iterable[tuple[int, Negation]]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Per negation, the words (two characters or more) of its bare scope (no `的` in it) that
+    the text names nowhere outside every negation's scope."""
+    scopes: list[tuple[str, int, int, list[str]]] = []
+    for pos, negation in located:
+        end = _ZH_CLAUSE_END.search(text, pos)
+        stop = end.start() if end else len(text)
+        rest = text[pos:stop]
+        if "的" not in rest:
+            scopes.append((negation[1], pos, stop, [w for w in _zh_words(rest) if len(w) > 1]))
+    if not scopes:
+        return ()
+    outside = list(text)
+    for _, a, b, _ in scopes:
+        outside[a:b] = " " * (b - a)
+    elsewhere = "".join(outside)
+    return tuple(
+        (said, frozenset(w for w in words if w not in elsewhere)) for said, _, _, words in scopes
+    )
 
 
 def _zh_bare_negated(text: str, located: Iterable[tuple[int, Negation]]) -> frozenset[str]:
@@ -1845,10 +1879,20 @@ def compare(
     claim = _only_as_except(
         _if_not_as_unless(_not_before_as_only_after(claim, evidence), evidence), evidence
     )
+    # a claim that permits, without a negation, what the evidence names only under its
+    # negation (`也可以用现金缴纳押金` for `不接受现金押金`) grants what that negation refuses;
+    # elsewhere such a word may stand in what the negation leaves true (`不知它为何减价`)
+    refused = (
+        {said for said, words in evidence.negated_only if words & claim_keys}
+        if not claim.negated
+        and not claim.privative
+        and claim.modality.get("possible", "可能") not in _EPISTEMIC
+        else set()
+    )
     relevant = [
         e
         for e in evidence.negated
-        if _first(e[0]) & claim_keys
+        if (_first(e[0]) & claim_keys or e[1] in refused)
         # `not X but Y` says nothing against a claim about Y
         and not (e in evidence.contrasted and not _second(e[0]) & claim_keys)
     ]

@@ -105,6 +105,9 @@ one-character unit that also ends words (`统一升级` is no `统1升`)."""
 
 _COUNTERS = frozenset("个名位家项次台条人种份张层级款部座所门节篇本件只头批轮组道片粒袋瓶支册")
 """Chinese classifiers that are no unit of measure: what is counted."""
+_SAME_COUNTER = {"册": "本", "名": "位", "人": "位"}
+"""Classifiers that count the same things: volumes (`10本` / `10册`), people (`2位` / `2名` /
+`2人`)."""
 
 
 def zh_number(run: str) -> float | None:
@@ -942,7 +945,8 @@ def _unit_at(text: str, end: int) -> tuple[str | None, int, float]:
             return UNITS[cjk], end + len(lowered) - len(stripped) + len(cjk), scale
     if stripped[:1] and stripped[:1] in _COUNTERS:
         # a Chinese classifier counts something: 5次 and 2次 are counts of one kind
-        return f"cl:{stripped[0]}", end + len(lowered) - len(stripped) + 1, scale
+        counter = _SAME_COUNTER.get(stripped[0], stripped[0])
+        return f"cl:{counter}", end + len(lowered) - len(stripped) + 1, scale
     if m:
         word = m.group(1).lower()
         if word in UNITS:
@@ -1059,7 +1063,10 @@ def quantities(text: str) -> tuple[Quantity, ...]:
             # the times fall in (`twice a month`), read on its own, not two months
             unit, end, scale = "x", m.end(), 1
         if value is None:
-            bounded = word in ONE_WORDS and _BOUND_BEFORE_ONE.search(lowered, 0, m.start())
+            bounded = word in ONE_WORDS and (
+                _BOUND_BEFORE_ONE.search(lowered, 0, m.start())
+                or (word == "one" and _ONE_TO_MANY.match(lowered, m.end()))
+            )
             if word in SCALES or (unit is None and not bounded):
                 continue
             value = 1
@@ -1203,6 +1210,11 @@ _BOUND_BEFORE_ONE = re.compile(
     r"(?:(?:more|less|fewer)\s+than|at\s+(?:least|most)|up\s+to|более|менее|больше|меньше)\s+$"
 )
 """`more than one tablet`: after a bound, `one` is a count (elsewhere it may be a pronoun)."""
+_ONE_TO_MANY = re.compile(
+    r"\s*(?:[-–]|\s(?:to|or)\s)\s*(?:\d|(?:two|three|four|five|six|seven|eight|nine|ten)(?![\w-]))"
+)
+"""`one to two days`, `one or two tablets`: the low end of a range is a count, as `1 to 2 days`
+writes it."""
 _NUMBER_JOIN = re.compile(r"(?:\s+and\s+|[\s-]+)([^\W\d_]+)")
 
 
@@ -1558,6 +1570,8 @@ NEGATION = WordClass.of(
     "prohibited, forbidden, banned, disallowed, prohibition, "
     "не, нет, ни, никогда, ничего, никто, нельзя, невозможно, без, запрет, "
     "запрещено, запрещен, запрещён, запрещена, запрещены, запрещается, запрещаются, "
+    # `применение недопустимо` says what `применять нельзя` says
+    "недопустимо, недопустим, недопустима, недопустимы, "
     # `отсутствие задолженности` says what `нет задолженности` says
     "отсутствие, отсутствия, отсутствию, отсутствием, отсутствии, отсутствует, отсутствуют, "
     "不, 没, 没有, 无, 未, 别, 勿, 非, 无法, 并非, 不能, 不是, 不会, 禁止, 严禁, 不得, 不准, 不许, "
@@ -1586,7 +1600,8 @@ UNIVERSAL = WordClass.of(
     "all, every, each, any, entire, whole, always, everyone, everything, everybody, throughout, "
     "anyone, anybody, both, "
     "все, всех, всем, всеми, весь, вся, всё, всю, всего, каждый, каждая, каждое, каждые, "
-    "каждого, каждому, любой, любые, любого, всегда, "
+    "каждого, каждому, каждой, каждую, каждым, каждом, каждых, каждыми, "
+    "любой, любые, любого, любая, любое, любую, любым, любом, любых, любыми, любому, всегда, "
     "所有, 全部, 一切, 每个, 每位, 每名, 每笔, 每件, 每张, 每台, 每辆, 每份, 每家, "
     "每条, 每项, 每本, 每册, 每套, 每户, 全体, 任何, 任意, 任一, 总是, 全都, 都, 均, 一律, 统一",
 )
@@ -1683,7 +1698,7 @@ _BOUND_WORDS: dict[str, str] = {
          "faster than", "taller than", "deeper than", "thicker than", "старше",
          # an end no earlier than the date: `valid at least until 5 May` (not `no later than`)
          "at least until", "at least till", "at least through", "как минимум до",
-         "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по",
+         "минимум до", "по крайней мере до", "по меньшей мере до", "как минимум по", "хотя бы до",
          "более чем", "больше чем", "более чем на", "больше чем на", "превышает",
          "превышают", "превышать", "превысит", "превысят", "превышающий", "превышающей",
          "дольше", "позже", "позднее", "чаще", "дороже", "длиннее", "тяжелее",
@@ -1691,7 +1706,7 @@ _BOUND_WORDS: dict[str, str] = {
          "more expensive than", "не ранее чем через", "не раньше чем через", "не менее чем через",
          "не меньше чем через", "не менее, чем через", "не меньше, чем через",
          "не ранее, чем через", "не раньше, чем через", "no younger than", "not younger than",
-         "по крайней мере", "по меньшей мере",
+         "по крайней мере", "по меньшей мере", "хотя бы",
          "no smaller than", "not smaller than", "no shorter than", "not shorter than",
          "no lower than", "not lower than", "no lighter than", "not lighter than",
          "no sooner than", "not sooner than", "no less often than", "not less often than"),
@@ -1773,8 +1788,8 @@ def negation_governs(before: str, bound_word: str) -> bool:
 
 
 _NOT_TURNED = frozenset(
-    {"at least", "как минимум", "минимум", "по меньшей мере", "по крайней мере", "не менее",
-     "не менее чем", "no less than", "not less than"}
+    {"at least", "как минимум", "минимум", "по меньшей мере", "по крайней мере", "хотя бы",
+     "не менее", "не менее чем", "no less than", "not less than"}
 )  # fmt: skip
 """Bounds a negation before them does not turn over: `нельзя есть как минимум 8 часов`, `do
 not eat for at least 8 hours` keep the fast at least that long."""

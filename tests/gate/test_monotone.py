@@ -101,9 +101,9 @@ def test_calibrate_clips_risk_weights_that_the_data_would_make_positive() -> Non
 )
 def test_every_verdict_threshold_changes_the_version(change: dict[str, object]) -> None:
     base = RulesConfig()
-    assert base.version == "rules-3.14"
+    assert base.version == "rules-3.15"
     changed = replace(base, **change)  # type: ignore[arg-type]
-    assert changed.version.startswith("rules-3.14+")
+    assert changed.version.startswith("rules-3.15+")
     assert changed.version != base.version
 
 

@@ -4773,6 +4773,166 @@ EIGHTEENTH_ROUND = [
 ]
 """`rules-3.14`."""
 
+NINETEENTH_ROUND = [
+    (
+        "No upload can be bigger than 250 MB.",
+        "Files uploaded on it may not exceed 250 MB each.",
+        "en",
+        "entailed",
+    ),
+    (
+        "No upload can be larger than 500 MB.",
+        "Files uploaded on it may not exceed 250 MB each.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "No upload can be smaller than 250 MB.",
+        "Files uploaded on it may not exceed 250 MB each.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "These effects usually disappear within one to two days without treatment.",
+        "These effects usually disappear within 1 to 2 days without treatment.",
+        "en",
+        "entailed",
+    ),
+    (
+        "These effects usually disappear within one to three days without treatment.",
+        "These effects usually disappear within 1 to 2 days without treatment.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "Take one or two tablets every 4 to 6 hours.",
+        "Take 2 or 3 tablets every 4 to 6 hours.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "押金5000元也可以用现金缴纳。",
+        "押金5000元不接受现金。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "取车时也可以用现金缴纳押金。",
+        "取车时需通过信用卡预授权冻结押金5000元，不接受现金押金。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "它减价了",
+        "只是不知它为何减价",
+        "zh",
+        "entailed",
+    ),
+    (
+        "押金5000元不可以用现金缴纳。",
+        "押金5000元不接受现金。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "По истечении срока годности применение препарата недопустимо.",
+        "Срок годности составляет 3 года, и после его истечения препарат применять нельзя.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "По истечении срока годности применение препарата допустимо.",
+        "Срок годности составляет 3 года, и после его истечения препарат применять нельзя.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Бронирование можно отменить бесплатно хотя бы за 72 часа до даты заезда.",
+        "Бронирование можно отменить бесплатно не позднее чем за 72 часа до даты заезда.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Для заморозки нужно подать письменное заявление хотя бы за день до её начала.",
+        "Заморозка оформляется по письменному заявлению, поданному не позднее чем за 1 день до её начала.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Для заморозки нужно подать письменное заявление хотя бы за два дня до её начала.",
+        "Заморозка оформляется по письменному заявлению, поданному не позднее чем за 1 день до её начала.",
+        "ru",
+        "contradicted",
+    ),
+    (
+        "Записаться может каждый житель города старше 14 лет.",
+        "Записаться в библиотеку может любой житель города старше 14 лет.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Каждый житель города может записаться.",
+        "Некоторые жители города могут записаться.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Персональные тренировки оплачиваются отдельно, по 1 800 рублей за каждую.",
+        "Персональные тренировки оплачиваются отдельно по 1 800 рублей за тренировку.",
+        "ru",
+        "entailed",
+    ),
+    (
+        "Каждая персональная тренировка оплачивается отдельно.",
+        "Некоторые персональные тренировки оплачиваются отдельно.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "您最多可以同时借阅十本。",
+        "每证最多同时借阅10册。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "您最多可以同时借阅十一本。",
+        "每证最多同时借阅10册。",
+        "zh",
+        "contradicted",
+    ),
+    (
+        "每间客房最多可以住两位成人和一名12岁以下的儿童。",
+        "每间客房最多可入住2名成人和1名12岁以下儿童。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "每间客房最多可以住两次。",
+        "每间客房最多可入住2名成人和1名12岁以下儿童。",
+        "zh",
+        "insufficient",
+    ),
+    (
+        "对本品过敏的人，以及妊娠晚期和哺乳期的妇女，都禁止使用本品。",
+        "对本品及其他非甾体抗炎药过敏者禁用。妊娠晚期妇女及哺乳期妇女禁用。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "办理会籍转让时，转让双方都必须到店，还要交200元手续费。",
+        "会籍转让须由转让双方共同到店办理，并支付200元手续费。",
+        "zh",
+        "entailed",
+    ),
+    (
+        "所有会员都可以使用游泳池。",
+        "游泳池仅对白金卡会员开放。",
+        "zh",
+        "insufficient",
+    ),
+]
+"""`rules-3.15`."""
+
 ROUNDS = {
     "fifth": FIFTH_ROUND,
     "sixth": SIXTH_ROUND,
@@ -4788,6 +4948,7 @@ ROUNDS = {
     "sixteenth": SIXTEENTH_ROUND,
     "seventeenth": SEVENTEENTH_ROUND,
     "eighteenth": EIGHTEENTH_ROUND,
+    "nineteenth": NINETEENTH_ROUND,
 }
 """Each round's rules beside the guards that keep them from accepting more (one test; the
 case id names the round: `-k fourteenth`)."""

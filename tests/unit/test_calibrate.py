@@ -89,9 +89,9 @@ def test_calibrate_changes_the_version_that_verdicts_carry(tmp_path: Path) -> No
     proc = cli("calibrate", str(data), "-o", str(config))
     assert proc.returncode == 0, proc.stderr
     fitted = load_rules_config(config)
-    assert fitted.version.startswith("rules-3.14+")
+    assert fitted.version.startswith("rules-3.15+")
     assert fitted.version != RulesConfig().version
-    assert f"rules-3.14 -> {fitted.version}" in proc.stdout
+    assert f"rules-3.15 -> {fitted.version}" in proc.stdout
     assert "[thresholds.entail_by_language]" in config.read_text("utf-8")
     assert set(fitted.entail_thresholds) == {"en"}  # the language of the labelled file
     assert "5-fold cv" in proc.stdout
