@@ -1987,7 +1987,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             or (priced and _price_verb(raw))
         ):
             continue
-        if any(x <= a and b <= y for x, y in spans_ok):
+        if any(_within_amount(raw, a, x, y) for x, y in spans_ok):
             continue
         word_keys = keys(raw)
         units += 1
@@ -2197,6 +2197,21 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
             and not any(same_amount(q, e) for q in mine for e in focus_amounts)
         ):
             continue  # the focus has the number only as another amount (`4 г`, not `4 часов`)
+        converted = [
+            e for q in mine for e in focus_amounts if same_amount(q, e) and e.value != q.value
+        ]
+        if (
+            converted
+            and bound is not None
+            and sum(1 for e in focus_amounts if e.unit) == 1
+            and not any(
+                e.value == q.value and e.unit == q.unit for q in mine for e in focus_amounts
+            )
+        ):
+            # the evidence writes its one amount in another unit (`more than a day` / `longer
+            # than 24 hours`): its bound is on that number, not on a `1` it has elsewhere; with
+            # more amounts, which case each bound belongs to is read by number (above)
+            bound = e_bounds.get(f"#{converted[0].value}", bound)
         if bound is None:
             # the clauses the claim's words chose leave out the one with its amount (`我们可以
             # 在蛋糕上写字，但字数不超过15个`): the sentence that states it bounds it
@@ -2527,7 +2542,10 @@ ordinal, compared as slots, not words."""
 
 
 def _within_amount(word: str, start: int, x: int, y: int) -> bool:
-    """The word lies in an aligned amount's span, but for characters that only mark it."""
+    """The word lies in an aligned amount's span, but for characters that only mark it (a
+    possessive: `a week's notice`)."""
+    if word.endswith(("'s", "’s")):
+        word = word[:-2]
     end = start + len(word)
     if x <= start and end <= y:
         return True

@@ -344,6 +344,8 @@ def risk_signals(
         # `2 weeks` is supported by `14 days`: the same amount, exactly converted
         if q.unit is not None and any(same_amount(q, e) for e in stated):
             ev_numbers.setdefault(number_token(q.value), q.text)
+            for token in numbers(q.text):  # `36 тысяч рублей` is `36 000 рублей`: its `36` too
+                ev_numbers.setdefault(token, q.text)
             if q.unit == "%":  # `half of` in the evidence supports a claim's `50%`
                 ev_numbers.setdefault(number_token(q.value) + "%", q.text)
         elif about and any(rounds_to(e, q) for e in stated):

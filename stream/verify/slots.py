@@ -149,6 +149,8 @@ BOUND_PHRASES = WordClass.of(
     "no earlier than, no fewer than, not exceed, not to exceed, does not exceed, "
     "never less than, never more than, never fewer than, never later than, never earlier than, "
     "never longer than, as many as, as much as, as long as, for as long as, "
+    "never exceeds, never exceed, never goes above, never go above, never goes over, "
+    "never go over, never goes beyond, never rises above, "
     "may not exceed, must not exceed, at most, at least, up to, a maximum of, a minimum of, "
     "no longer than, not longer than, smaller than, larger than, bigger than, shorter than, "
     "longer than, lower than, higher than, greater than, less than, fewer than, more than, "

@@ -161,6 +161,8 @@ _HAVE_TIME_TO = re.compile(
 """`you have 10 working days (from …) to ask`: a deadline, the `within 10 days` it grants."""
 _A_PERIODS = re.compile(r"(?<![\w-])a\s+(?=(?:day|week|month|year)['’]s(?![\w-]))", re.IGNORECASE)
 """`a month's notice` is an amount: `one month's notice`."""
+_NO_SINGLE = re.compile(r"(?<![\w-])(no|not a|not one)\s+single(?![\w-])", re.IGNORECASE)
+"""`no single upload`, `not a single file`: `no upload`, `no file` (no count of one)."""
 _NEGATED_COMPARATIVE = re.compile(
     r"(?<![\w-])(can't|cannot|can not|must not|mustn't|may not|should not|shouldn't|won't|"
     r"will not)\s+be\s+(?=(?:heavier|longer|larger|bigger|wider|higher|taller|greater|"
@@ -192,6 +194,8 @@ def normalize_zh(text: str) -> str:
     text = normalize_clock(text)
     if "thousand" in text or "тысяч" in text:
         text = _THOUSANDS.sub(_thousands, text)
+    if "single" in text or "Single" in text:
+        text = _NO_SINGLE.sub(lambda m: m.group(1) if m.group(1).lower() == "no" else "no", text)
     if "'s" in text or "’s" in text:
         text = _A_PERIODS.sub("one ", text)
     if " to " in text and ("have " in text or "has " in text):
@@ -1282,6 +1286,7 @@ _CURRENCY_CODE_BEFORE = re.compile(r"(?<![A-Za-z])(USD|EUR|GBP|RUB|CNY)\s?$")
 
 _PHRASE_VALUES: dict[str, tuple[str, str]] = {
     "half an hour": ("0.5", "h"), "half a day": ("0.5", "d"), "half a year": ("6", "mo"),
+    "half hour": ("0.5", "h"), "half-hour": ("0.5", "h"),
     "a fortnight": ("14", "d"), "fortnight": ("14", "d"), "полчаса": ("0.5", "h"),
     "полдня": ("0.5", "d"), "полгода": ("6", "mo"), "полугода": ("6", "mo"),
     "сутки": ("1", "d"), "суток": ("1", "d"), "сутками": ("1", "d"),
@@ -1663,6 +1668,8 @@ _BOUND_WORDS: dict[str, str] = {
          "lower than", "no later than", "not later than", "limited to", "capped at",
          "no longer than", "not longer than", "may not exceed", "must not exceed",
          "does not exceed", "not exceed", "не позднее", "не дольше", "не выше", "ниже",
+         "never exceeds", "never exceed", "never goes above", "never go above",
+         "never goes over", "never go over", "never goes beyond", "never rises above",
          "не позднее чем через", "не позже чем через", "не позднее чем", "не позже чем",
          "не позднее чем за", "не позже чем за", "не позднее, чем за", "не позднее за",
          "не дальше", "не чаще", "не более чем", "не более чем за", "colder than",
@@ -1864,6 +1871,11 @@ FLIPPED = {"upper": "lower", "lower": "upper"}
 """A bound turned over (a negation, a lateness word, an exception)."""
 
 
+_BY_CLOCK = re.compile(r"(?<![\w-])by\s+(?=\d{1,2}:\d{2}(?!\d))", re.IGNORECASE)
+"""`check-out is by 11:00`: a time of day `by` names is a deadline (`no later than 11:00`);
+`by 5%` is a change, no bound."""
+
+
 @short_cache(maxsize=1024)
 def bounds(text: str) -> dict[str, frozenset[str]]:
     """Number token -> directions of the bounds put on it: `upper` (`up to 5`, `within 14
@@ -1917,6 +1929,11 @@ def bounds(text: str) -> dict[str, frozenset[str]]:
     if "течение" in text:
         for m in _WITHIN_AFTER.finditer(text):
             spans.append((m.end(), m.end(), "upper"))
+    if "by " in text or "By " in text:
+        for m in _BY_CLOCK.finditer(text):
+            # `if it is not returned by 18:00`: after 18:00
+            negated = negation_governs(text[max(0, m.start() - 48) : m.start()], "by")
+            spans.append((m.end(), m.end(), "lower" if negated else "upper"))
     if _HAVE_HEADS.search(text):
         for m in _HAVE_TIME.finditer(text):
             spans.append((m.end(), m.end(), "upper"))
