@@ -2307,6 +2307,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _contrasted_means_dropped(claim_n, focus)
     mismatches += _necessary_part_dropped(claim_n, focus)
     mismatches += _dropped_cause(claim_n, focus)
+    mismatches += _universal_narrowed(claim_n, focus)
     mismatches += _limit_denied(claim_n, focus)
     substituted = _substitutions(
         claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
@@ -4971,6 +4972,35 @@ def _necessary_part_dropped(claim: str, focus: str) -> list[RiskSignal]:
 
 _ZH_CAUSE_CASE = re.compile(r"(?<![原基])因(?!为|此|而)([^，。；,;]{1,12}?)的[，,]")
 """`幼儿因病连续请假满15天的，…`: a cause inside the case a rule is about (`…的，`)."""
+
+
+_RESTRICTED_ALL = re.compile(
+    r"(?<![\w-])(?:anyone|anybody|everyone|everybody|all those|those|любой|любого|любому|все|всех|"
+    r"всем|каждый|каждому|тот|те|тем)(?:\s*,)?\s+(?:who|whose|that|кто|кого|кому|чей|которые|"
+    r"который|которым|которых)(?![\w-])",
+    re.IGNORECASE,
+)
+"""`free for anyone who lives … in Riverside`, `для всех, кто …`: a universal narrowed by the
+clause after it."""
+_BARE_ALL = re.compile(
+    r"(?<![\w-])(?:anyone|anybody|everyone|everybody|all|всех|всем|все|каждого|каждому|любого|"
+    r"любому)(?![\w-])(?!\s*,?\s*(?:who|whose|that|кто|кого|кому|чей|которые|который|которым|"
+    r"которых)(?![\w-]))",
+    re.IGNORECASE,
+)
+
+
+def _universal_narrowed(claim: str, focus: str) -> list[RiskSignal]:
+    """The evidence says it of everyone *who* …, the claim of everyone (`free for everyone`
+    for `free for anyone who lives, works or studies in Riverside`): it drops the clause that
+    says whom."""
+    said = _RESTRICTED_ALL.search(focus)
+    if said is None or _RESTRICTED_ALL.search(claim):
+        return []
+    bare = _BARE_ALL.search(claim)
+    if bare is None:
+        return []
+    return [RiskSignal(SignalCode.CONDITION_DROPPED, f"{said.group()} … (claim: {bare.group()})")]
 
 
 def _dropped_cause(claim: str, focus: str) -> list[RiskSignal]:

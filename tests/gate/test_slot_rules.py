@@ -5026,6 +5026,30 @@ NINETEENTH_ROUND = [
         "en",
         "entailed",
     ),
+    (
+        "Library membership is free for everyone.",
+        "Library membership is free for anyone who lives, works or studies in Riverside.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Library membership is free for anyone who lives in Riverside.",
+        "Library membership is free for anyone who lives, works or studies in Riverside.",
+        "en",
+        "entailed",
+    ),
+    (
+        "Скидка предоставляется всем.",
+        "Скидка предоставляется всем, кто оформил карту.",
+        "ru",
+        "insufficient",
+    ),
+    (
+        "Скидка предоставляется всем, кто оформил карту.",
+        "Скидка предоставляется всем, кто оформил карту.",
+        "ru",
+        "entailed",
+    ),
 ]
 """`rules-3.15`."""
 
