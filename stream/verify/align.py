@@ -2606,6 +2606,7 @@ def _may_stand_for(claim_word: str, evidence_word: str) -> bool:
         and predicate(low)
         and not _is_verb(low)
         and low not in _TIME_ADVERBS
+        and low not in _FOCUS_ADVERBS
         and _is_adverb(evidence_word.lower())
     )
 
@@ -2721,6 +2722,12 @@ _TIME_ADVERBS = frozenset(
     yesterday formerly previously later earlier again""".split()
 )
 """Adverbs that add a time to what the evidence says: never read as a paraphrase."""
+_FOCUS_ADVERBS = frozenset(
+    """either neither both also too only even just alone solely merely exclusively jointly
+    together separately individually""".split()
+)
+"""Adverbs that say how many or which of the things named count (`either … or` for `… as
+well as …`): never read as a paraphrase of another adverb."""
 
 
 @lru_cache(maxsize=16384)

@@ -5050,6 +5050,18 @@ NINETEENTH_ROUND = [
         "ru",
         "entailed",
     ),
+    (
+        "Expense claims above £1,000 need approval from either the Finance Director or the line manager.",
+        "Expense claims above £1,000 must be approved by the Finance Director as well as by the line manager.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Expense claims above £1,000 must be approved by both the Finance Director and the line manager.",
+        "Expense claims above £1,000 must be approved by the Finance Director as well as by the line manager.",
+        "en",
+        "entailed",
+    ),
 ]
 """`rules-3.15`."""
 
