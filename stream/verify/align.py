@@ -2308,6 +2308,7 @@ def _align(claim: str, window: str, facts: str | None, ev: _Evidence) -> Alignme
     mismatches += _necessary_part_dropped(claim_n, focus)
     mismatches += _dropped_cause(claim_n, focus)
     mismatches += _universal_narrowed(claim_n, focus)
+    mismatches += _zh_exception_dropped(claim_n, sentences, c_quantities)
     mismatches += _limit_denied(claim_n, focus)
     substituted = _substitutions(
         claim_n, [*unaligned, *paraphrased], focus, frozen_keys, sorted(sequence)
@@ -4995,6 +4996,41 @@ _BARE_ALL = re.compile(
     r"которых)(?![\w-]))",
     re.IGNORECASE,
 )
+
+
+_ZH_BUT_ONLY = re.compile(
+    r"[，,；;]\s*(?:但是|但|而|不过)([\u4e00-\u9fff]{1,8}?)(?:仅|只|则只|则仅|则)"
+)
+"""`…保留30天，但免费版仅保留7天`: the clause after `但` names a case (`免费版`) the first
+clause's rule does not hold for."""
+
+
+def _zh_exception_dropped(claim: str, span: str, amounts: tuple[Quantity, ...]) -> list[RiskSignal]:
+    """A claim restating the first clause's amount (`已删除的文件会在回收站中保留30天`) where a
+    `但…仅` clause after it gives another amount for a case of its own (`但免费版仅保留7天`)
+    and the claim names neither that case nor a case of its own: it states for every case what
+    holds for all but one. `span` is the sentence or two carrying the claim (the clauses
+    the claim's words chose leave the `但` clause out)."""
+    if not amounts or not any(w in span for w in ("但", "而", "不过")):
+        return []
+    for m in _ZH_BUT_ONLY.finditer(span):
+        case = m.group(1)
+        before = quantities(normalize_zh(span[: m.start()]))
+        after = quantities(normalize_zh(span[m.end() :]))
+        if (
+            case
+            and case not in claim
+            and not keys(case) & _content_keys(claim)
+            and any(same_amount(q, e) for q in amounts for e in before)
+            and not any(same_amount(q, e) for q in amounts for e in after)
+            and any(not same_amount(e, b) for e in after for b in before if e.unit == b.unit)
+        ):
+            return [
+                RiskSignal(
+                    SignalCode.CONDITION_DROPPED, f"{m.group().lstrip('，,；; ')}… (claim: none)"
+                )
+            ]
+    return []
 
 
 def _universal_narrowed(claim: str, focus: str) -> list[RiskSignal]:
