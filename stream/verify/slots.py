@@ -1884,11 +1884,13 @@ def compare(
     # a claim that permits, without a negation, what the evidence names only under its
     # negation (`也可以用现金缴纳押金` for `不接受现金押金`) grants what that negation refuses;
     # elsewhere such a word may stand in what the negation leaves true (`不知它为何减价`)
+    permits = claim.modality.get("possible")
     refused = (
         {said for said, words in evidence.negated_only if words & claim_keys}
-        if not claim.negated
+        if permits is not None
+        and permits not in _EPISTEMIC
+        and not claim.negated
         and not claim.privative
-        and claim.modality.get("possible", "可能") not in _EPISTEMIC
         else set()
     )
     relevant = [
