@@ -208,7 +208,7 @@ def normalize_zh(text: str) -> str:
         text = _HALF_OF.sub("50% ", text)
     if ("year" in text or "в год" in text) and _TIMES_HEADS.search(text):
         text = _TIMES_A_YEAR.sub(_every_months, text)
-    if ("%" in text and " off" in text) or "half" in text or "Half" in text:
+    if ("%" in text and (" off" in text or " cheaper" in text)) or "half" in text or "Half" in text:
         text = _PRICE_OFF.sub(lambda m: f"{m.group(1) or '50%'} discount", text)
     if any(h in text for h in _FREE_HEADS):
         text = _FREE.sub(lambda m: "бесплатно" if m.group()[:1] >= "\u0400" else "free", text)
@@ -437,10 +437,12 @@ def _word_value(word: str) -> float | None:
 
 
 _PRICE_OFF = re.compile(
-    r"(?<![\w-])(?:(\d+(?:[.,]\d+)?\s?%)|half)(?:\s+off(?![\w-])|[\s-]+price(?![\w-]))",
+    r"(?<![\w-])(?:(\d+(?:[.,]\d+)?\s?%)|half)(?:\s+off(?![\w-])|[\s-]+price(?![\w-])"
+    r"|\s+cheaper(?![\w-]))",
     re.IGNORECASE,
 )
-"""`60% off`, `half off`, `half price` are a discount of that share (`a 60% discount`, `50%`)."""
+"""`60% off`, `half off`, `half price`, `20% cheaper` are a discount of that share (`a 60%
+discount`, `50%`)."""
 _ZH_FRACTION = re.compile(
     f"([{ZH_NUMERALS}]+|\\d+)分之([{ZH_NUMERALS}]+|\\d+)(?=小时|天|年|个月|月|周|分钟)"
 )

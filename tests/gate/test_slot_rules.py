@@ -5104,6 +5104,36 @@ NINETEENTH_ROUND = [
         "ru",
         "insufficient",
     ),
+    (
+        "If you pay for a year in advance, Plus and Pro are 20% cheaper.",
+        "Paying for a year in advance gives a discount of 20% on the Plus and Pro plans.",
+        "en",
+        "entailed",
+    ),
+    (
+        "If you pay for a year in advance, Plus and Pro are 30% cheaper.",
+        "Paying for a year in advance gives a discount of 20% on the Plus and Pro plans.",
+        "en",
+        "contradicted",
+    ),
+    (
+        "If you pay for a year in advance, Plus and Pro are 20% more expensive.",
+        "Paying for a year in advance gives a discount of 20% on the Plus and Pro plans.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Non-refundable rates are 15% more expensive.",
+        "Non-refundable rates are 15% cheaper.",
+        "en",
+        "insufficient",
+    ),
+    (
+        "Non-refundable rates are 15% cheaper.",
+        "Non-refundable rates come with a 15% discount.",
+        "en",
+        "entailed",
+    ),
 ]
 """`rules-3.15`."""
 
