@@ -842,7 +842,8 @@ def _slots(text: str) -> Slots:
         masked = _IMPLICATIVE.sub(_implied_negation, masked)
     words = tuple(scan(masked)[2])
     located = _negations(masked)
-    bare_negated = _zh_bare_negated(masked, located) if has_cjk(lowered) else frozenset()
+    bare_scopes = _zh_bare_scopes(masked, located) if has_cjk(lowered) else ()
+    bare_negated = _zh_bare_negated(bare_scopes)
     negated = tuple(n for _, n in located)
     main_at = [pos for pos, n in located if not any(a <= pos < b for a, b in clauses)]
     main = tuple(n for pos, n in located if not any(a <= pos < b for a, b in clauses))
@@ -1000,7 +1001,7 @@ def _slots(text: str) -> Slots:
         sufficient=_sufficient(lowered, conditions),
         capped=_capped(text, lowered, modality.get("possible")),
         bare_negated=bare_negated,
-        negated_only=_zh_negated_only(masked, located) if has_cjk(lowered) else (),
+        negated_only=_zh_negated_only(masked, bare_scopes),
         definite=_definite(lowered) if " " in lowered and lowered.isascii() else frozenset(),
         denied=_denied(lowered),
         negation_objects=_negation_objects(masked, located),
@@ -1654,18 +1655,29 @@ def _not_quantifying(lowered: str, word: str, at: int) -> bool:
     return False
 
 
-def _zh_negated_only(
-    text: str, located: Iterable[tuple[int, Negation]]
-) -> tuple[tuple[str, frozenset[str]], ...]:
-    """Per negation, the words (two characters or more) of its bare scope (no `的` in it) that
-    the text names nowhere outside every negation's scope."""
-    scopes: list[tuple[str, int, int, list[str]]] = []
+_BareScope = tuple[str, int, int, tuple[str, ...]]
+"""(a Chinese negation as written, where its scope starts and ends, the scope's words of two
+characters or more)."""
+
+
+def _zh_bare_scopes(text: str, located: Iterable[tuple[int, Negation]]) -> tuple[_BareScope, ...]:
+    """Each negation's scope up to its clause's end, when no `的` modifier stands in it:
+    segmented once for what the negations govern and what only they name."""
+    scopes = []
     for pos, negation in located:
         end = _ZH_CLAUSE_END.search(text, pos)
         stop = end.start() if end else len(text)
         rest = text[pos:stop]
         if "的" not in rest:
-            scopes.append((negation[1], pos, stop, [w for w in _zh_words(rest) if len(w) > 1]))
+            scopes.append((negation[1], pos, stop, tuple(w for w in _zh_words(rest) if len(w) > 1)))
+    return tuple(scopes)
+
+
+def _zh_negated_only(
+    text: str, scopes: tuple[_BareScope, ...]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Per negation, the words of its bare scope that the text names nowhere outside every
+    negation's scope."""
     if not scopes:
         return ()
     outside = list(text)
@@ -1677,16 +1689,10 @@ def _zh_negated_only(
     )
 
 
-def _zh_bare_negated(text: str, located: Iterable[tuple[int, Negation]]) -> frozenset[str]:
+def _zh_bare_negated(scopes: tuple[_BareScope, ...]) -> frozenset[str]:
     """Keys of the words each negation governs up to its clause's end, when no `的` modifier
     stands among them."""
-    found: set[str] = set()
-    for pos, _ in located:
-        end = _ZH_CLAUSE_END.search(text, pos)
-        rest = text[pos : end.start() if end else len(text)]
-        if "的" not in rest:
-            found.update(k for w in _zh_words(rest) if len(w) > 1 for k in keys(w))
-    return frozenset(found)
+    return frozenset(k for _, _, _, words in scopes for w in words for k in keys(w))
 
 
 _ZH_NEGATED_ANY = re.compile(r"[不没无未禁免]")
